@@ -1,0 +1,52 @@
+"""The two ways an action can fail: it breaks a rule, or its input makes no sense.
+
+Both carry enough to tell a player, in one line, what went wrong and where.
+"""
+
+from __future__ import annotations
+
+
+class OrdnanceError(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class IllegalAction(OrdnanceError):
+    """An action the rules forbid, with the clause that forbids it.
+
+    >>> err = IllegalAction("C8.52", "a Gun may not place SMOKE in its own hex")
+    >>> str(err)
+    'refused by C8.52: a Gun may not place SMOKE in its own hex'
+    """
+
+    def __init__(self, clause: str, sentence: str) -> None:
+        super().__init__(clause, sentence)
+        self.clause = clause
+        self.sentence = sentence
+
+    def __str__(self) -> str:
+        return f"refused by {self.clause}: {self.sentence}"
+
+
+class BadInput(OrdnanceError, ValueError):
+    """Input that cannot be understood, pointing at the fault.
+
+    ``what`` names the kind of input (``"notation"``, ``"date"``, ``"dice"``...), ``text`` the
+    offending text and ``position`` the 0-based index of the first bad character, when known.
+
+    >>> err = BadInput("notation", "A5(4", "expected ')'", position=4)
+    >>> str(err)
+    "bad notation 'A5(4' at position 4: expected ')'"
+    >>> str(BadInput("nationality", "klingon", "unknown nationality"))
+    "bad nationality 'klingon': unknown nationality"
+    """
+
+    def __init__(self, what: str, text: str, problem: str, position: int | None = None) -> None:
+        super().__init__(what, text, problem, position)
+        self.what = what
+        self.text = text
+        self.problem = problem
+        self.position = position
+
+    def __str__(self) -> str:
+        where = f" at position {self.position}" if self.position is not None else ""
+        return f"bad {self.what} {self.text!r}{where}: {self.problem}"
