@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
+
+from ordnance.cli.app import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -23,3 +28,27 @@ def vasl_templates() -> Path:
     if not VASL_TEMPLATES.is_dir():
         pytest.skip("../shared/data/vasl-templates is not present")
     return VASL_TEMPLATES
+
+
+class CliResult:
+    """What one CLI call printed and returned."""
+
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.code, self.out, self.err = code, out, err
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
+    """Run ``ordnance ARGS...`` in-process: ``cli("asl", "deplete", "--number", "7", ...)``."""
+
+    def run(*args: str) -> CliResult:
+        capsys.readouterr()
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run

@@ -1,0 +1,157 @@
+"""Readings of the ASL texts that no source settles, as documented, overridable settings.
+
+Every setting names its provenance tag from ``reference/asl.md`` ([default], [inferred],
+[unverified]) and the rule it concerns. The defaults are the readings this project takes; a
+group that plays otherwise overrides them (CLI: ``ordnance asl --set name=value``).
+
+>>> Settings().h9_he_equivalency
+12
+>>> Settings().override({"h9_he_equivalency": "8"}).h9_he_equivalency
+8
+>>> Settings().override({"nonsense": "1"})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ordnance.core.errors.BadInput: bad setting 'nonsense': unknown setting; known: ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ordnance.core.errors import BadInput
+
+
+def _setting(default: Any, tag: str, rule: str, doc: str) -> Any:
+    return field(default=default, metadata={"tag": tag, "rule": rule, "doc": doc})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The engine's readings; see each field's ``doc`` (``Settings.describe()``)."""
+
+    h9_he_equivalency: int = _setting(
+        12,
+        "[inferred]",
+        "C8.31",
+        "HE Equivalency FP of H#[9] HEAT. The C8.31 table's header wraps; CLAUSES.md reads"
+        " H#[9] in the PSK/PFk column (12). The fact sheet's alternative reading puts it with"
+        " BAZ/PIAT (8).",
+    )
+    malf_shot_still_resolves: bool = _setting(
+        True,
+        "[default]",
+        "C8.9",
+        "When one Original DR is at most the Depletion Number and also reaches the B#, the"
+        " shot is still resolved with the special ammunition before the Gun malfunctions.",
+    )
+    canister_depletion_on_original: bool = _setting(
+        True,
+        "[default]",
+        "C8.4",
+        "Canister's depletion check reads the Original IFT DR (by analogy with C8.9); when"
+        " false it reads the Final IFT DR.",
+    )
+    sn_first_number_from_month: int = _setting(
+        7,
+        "[seed]",
+        "D13.34",
+        "First month of 1944 in which a dated sN's first number applies (July). Before it the"
+        " sN is absent ([inferred]: the text names no number for early 1944).",
+    )
+    month_step_ends_with_year: bool = _setting(
+        True,
+        "[inferred]",
+        "C8.91",
+        "A month-dated step without '+' (D5(S4)) runs from that month to the end of that"
+        " year; when false it runs on until a later step takes over.",
+    )
+    default_breakdown: int = _setting(
+        12,
+        "[unverified]",
+        "C2.28",
+        "B# of a Gun that prints none.",
+    )
+    intensive_fire_breakdown_drop: int = _setting(
+        2,
+        "[unverified]",
+        "C5.6",
+        "How much Intensive Fire lowers the B# (Depletion Numbers never change, C8.92).",
+    )
+    hit_when_final_at_most_to_hit: bool = _setting(
+        True,
+        "[unverified]",
+        "C3",
+        "A To Hit DR hits when the Final DR is at most the Modified To Hit number.",
+    )
+    us_pto_canister_bonus: int = _setting(
+        3,
+        "[src: vasl-templates]",
+        "US Ordnance Note C",
+        "In the PTO an American Canister Depletion Number is raised by this much unless the"
+        " step carries the P flag. 0 turns it off.",
+    )
+    canister_area_fire_once: bool = _setting(
+        True,
+        "[default]",
+        "C8.4, C8.41",
+        "Canister that is Area Fire for two reasons (moved, and the adjacent hex of C8.41) is"
+        " halved once; the along-hexside quartering of C8.41 replaces the halving.",
+    )
+    theater_e: str = _setting(
+        "ETO", "[inferred]", "C8.91", "Theaters a counter's E flag covers (comma-separated)."
+    )
+    theater_p: str = _setting(
+        "PTO", "[inferred]", "C8.91", "Theaters a counter's P flag covers (comma-separated)."
+    )
+    theater_b: str = _setting(
+        "Burma", "[inferred]", "C8.91", "Theaters a counter's B flag covers (comma-separated)."
+    )
+
+    def override(self, values: Mapping[str, str]) -> Settings:
+        """A copy with some settings changed, from their text forms."""
+        known = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        for name, text in values.items():
+            if name not in known:
+                raise BadInput(
+                    "setting", name, "unknown setting; known: " + ", ".join(sorted(known))
+                )
+            changes[name] = _convert(name, text, type(getattr(self, name)))
+        return dataclasses.replace(self, **changes)
+
+    @staticmethod
+    def describe() -> list[dict[str, Any]]:
+        """Every setting with its default, provenance tag, rule and explanation."""
+        defaults = Settings()
+        return [
+            {
+                "name": f.name,
+                "default": getattr(defaults, f.name),
+                "tag": f.metadata["tag"],
+                "rule": f.metadata["rule"],
+                "doc": f.metadata["doc"],
+            }
+            for f in dataclasses.fields(Settings)
+        ]
+
+
+def _convert(name: str, text: str, kind: type) -> Any:
+    if kind is bool:
+        lowered = text.strip().lower()
+        if lowered in {"1", "true", "yes", "on"}:
+            return True
+        if lowered in {"0", "false", "no", "off"}:
+            return False
+        raise BadInput("setting", f"{name}={text}", "expected true or false")
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise BadInput("setting", f"{name}={text}", "expected a whole number") from None
+    return text
+
+
+DEFAULT = Settings()

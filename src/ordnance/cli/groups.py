@@ -1,0 +1,57 @@
+"""The command groups every command module attaches to, and the ASL group's shared options."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ordnance.asl.settings import Settings
+from ordnance.cli.output import parse_overrides
+
+app = typer.Typer(
+    name="ordnance",
+    help="Rules engine, side record and exact odds for WWII tactical wargames.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+asl_app = typer.Typer(
+    help="Advanced Squad Leader: special ammunition (C8).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+odds_app = typer.Typer(
+    help="Exact odds of an ASL procedure's outcomes.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(asl_app, name="asl")
+asl_app.add_typer(odds_app, name="odds")
+
+
+@asl_app.callback()
+def asl_options(
+    ctx: typer.Context,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            metavar="NAME=VALUE",
+            help="Override one of the engine's readings (see 'ordnance asl settings').",
+        ),
+    ] = None,
+) -> None:
+    """ASL special ammunition (C8): notation, supply chart, depletion, HEAT, canister, SMOKE."""
+    ctx.obj = Settings().override(parse_overrides(overrides or []))
+
+
+def settings_of(ctx: typer.Context) -> Settings:
+    """The settings the ``asl`` group built from ``--set`` (defaults when called directly)."""
+    node: typer.Context | None = ctx
+    while node is not None:
+        if isinstance(node.obj, Settings):
+            return node.obj
+        node = node.parent  # type: ignore[assignment]
+    return Settings()

@@ -1,0 +1,82 @@
+"""How commands print: JSON for programs, a Rich table for people; one line for every error."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ordnance.core.dice import DR, SeededDice
+from ordnance.core.errors import BadInput
+from ordnance.core.odds import OutcomeOdds
+from ordnance.core.rulings import Ruling
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def parse_overrides(pairs: Iterable[str]) -> dict[str, str]:
+    """``["a=1", "b=x"]`` to ``{"a": "1", "b": "x"}``."""
+    result: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise BadInput("setting", pair, "expected NAME=VALUE")
+        result[name.strip()] = value.strip()
+    return result
+
+
+def roll_or_read(dice: str | None, seed: int | None, purpose: str) -> tuple[DR, int | None]:
+    """The physical dice given with ``--dice``, else a roll from ``--seed`` (or a fresh seed).
+
+    Returns the roll and the seed used (None for physical dice), so any roll can be repeated.
+    """
+    if dice is not None:
+        return DR.parse(dice), None
+    used = seed if seed is not None else secrets.randbits(32)
+    return SeededDice(used).roll_dr(purpose), used
+
+
+def emit_json(payload: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+
+
+def ruling_table(title: str, rows: Sequence[tuple[str, object]]) -> Table:
+    """A two-column table of a ruling's numbers."""
+    table = Table(title=title, show_header=False, title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    for label, value in rows:
+        table.add_row(Text(label), Text("-" if value is None else str(value)))
+    return table
+
+
+def emit(
+    ruling: Ruling,
+    as_json: bool,
+    table: Table,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Print a ruling: its JSON (plus ``extra`` fields), or the table, explanation and clauses."""
+    if as_json:
+        emit_json({**ruling.to_json(), **(extra or {})})
+        return
+    console.print(table)
+    console.print(Text(ruling.explanation))
+    console.print(Text(f"Rules: {', '.join(ruling.clauses)}", style="dim"))
+
+
+def odds_table(title: str, rows: Sequence[OutcomeOdds]) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("outcome")
+    table.add_column("probability", justify="right")
+    table.add_column("percent", justify="right")
+    for row in rows:
+        p = row.probability
+        table.add_row(Text(row.outcome), f"{p.numerator}/{p.denominator}", f"{row.percent:.2f}%")
+    return table
