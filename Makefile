@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml requirements/lock.txt
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m ordnance.tour
+	$(BIN)/python -m ordnance.cli.tour
 
 test: $(STAMP) lint typecheck unit
 

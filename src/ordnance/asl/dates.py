@@ -127,6 +127,8 @@ NATIONALITIES = (
             "hungarian",
             "romanian",
             "slovakian",
+            "thai",
+            "indonesian",
             "kpa",
             "cpva",
             "rok",

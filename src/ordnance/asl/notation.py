@@ -138,6 +138,8 @@ _SUPER_CHARS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻")
 _DIGIT_TO_SUPER = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 MAX_NUMBER = 12
+# str.isdigit() also accepts digits int() cannot read (circled ①), so digits are ASCII only.
+_DIGITS = frozenset("0123456789")
 
 
 class Extent(enum.StrEnum):
@@ -386,7 +388,7 @@ class _Parser:
         def digit_here() -> bool:
             return (
                 self.pos < len(self.text)
-                and self.text[self.pos].isdigit()
+                and self.text[self.pos] in _DIGITS
                 and (in_date or not self.superscript[self.pos])
             )
 
@@ -478,7 +480,7 @@ class _Parser:
         if self.pos < end and self.text[self.pos] in MONTH_LETTERS:
             # A lone letter may be a flag (S = Slovakian); it is a month only before a year.
             nxt = self.text[self.pos + 1 : self.pos + 2]
-            if nxt.isdigit():
+            if nxt in _DIGITS:
                 month = MONTH_LETTERS[self.text[self.pos]]
                 self.pos += 1
         year, extent, until = self.year_part()
@@ -545,7 +547,7 @@ class _Parser:
         else:
             return False, None
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos].isdigit():
+        while self.pos < len(self.text) and self.text[self.pos] in _DIGITS:
             self.pos += 1
         if self.pos == start:
             return True, None

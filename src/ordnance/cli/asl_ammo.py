@@ -1,1 +1,142 @@
-"""(being written)"""
+"""``ordnance asl ammo`` and ``roster``: what a counter (or a whole side) may fire on a date.
+
+``ammo`` reads tokens in the notation (``A5(4)/6(5) sD7``); ``roster`` reads a nationality's
+counters from a vasl-templates data folder. Both print the capabilities that exist in the
+scenario with their effective numbers (JSON with ``--json``, a table otherwise); errors are
+raised and printed as one line by ``ordnance.cli.app.main``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ordnance.asl.capabilities import AmmoContext, Capability, evaluate_text
+from ordnance.asl.dates import ScenarioDate, Theater, parse_nationality
+from ordnance.asl.vasl_templates import roster
+from ordnance.cli.groups import asl_app, settings_of
+from ordnance.cli.output import emit
+
+Date = Annotated[str, typer.Option("--date", help="Scenario date as YYYY-MM.")]
+Elite = Annotated[bool, typer.Option("--elite", help="Elite unit: +1 to Depletion Numbers (C8.2).")]
+TheaterOption = Annotated[
+    str | None,
+    typer.Option("--theater", help="ETO, MTO, DTO, PTO, Burma or Korea (E/P/B flags)."),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+@asl_app.command("ammo")
+def ammo_command(
+    ctx: typer.Context,
+    notation: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="NOTATION...",
+            help="Capability tokens, e.g. 'A5(4)/6(5) s7 sD7' (spaces or commas between).",
+        ),
+    ],
+    *,
+    date: Date,
+    elite: Elite = False,
+    theater: TheaterOption = None,
+    nationality: Annotated[
+        str | None,
+        typer.Option("--nationality", help="The owning side (R/S/CS flags, US Note C)."),
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Which capabilities exist on the scenario date, with their numbers (C8.91, D13)."""
+    context = AmmoContext(
+        ScenarioDate.parse(date),
+        elite=elite,
+        theater=None if theater is None else Theater.parse(theater),
+        nationality=None if nationality is None else parse_nationality(nationality),
+    )
+    ruling = evaluate_text(" ".join(notation), context, settings_of(ctx))
+    emit(ruling, as_json, _capability_table(f"Capabilities: {context.label}", ruling.capabilities))
+
+
+@asl_app.command("roster")
+def roster_command(
+    ctx: typer.Context,
+    *,
+    vasl_templates: Annotated[
+        str,
+        typer.Option(
+            "--vasl-templates",
+            metavar="DIR",
+            help="vasl-templates data folder (or a checkout of the project).",
+        ),
+    ],
+    nationality: Annotated[
+        str, typer.Option("--nationality", help="The side, e.g. german, canadian, polish.")
+    ],
+    date: Date,
+    elite: Elite = False,
+    theater: TheaterOption = None,
+    as_json: AsJson = False,
+) -> None:
+    """Every vehicle and Gun of a nationality and what it may fire on the date."""
+    context = AmmoContext(
+        ScenarioDate.parse(date),
+        elite=elite,
+        theater=None if theater is None else Theater.parse(theater),
+    )
+    ruling = roster(vasl_templates, nationality, context, settings_of(ctx))
+    table = Table(title=f"Roster: {ruling.nationality}, {context.label}", title_justify="left")
+    for column in ("unit", "kind", "available now", "not now"):
+        table.add_column(column, overflow="fold")
+    for unit in ruling.units:
+        table.add_row(
+            Text(unit.name),
+            Text(unit.kind),
+            Text(_present(unit.capabilities)),
+            Text(" ".join(c.token for c in unit.capabilities if not c.available)),
+        )
+    emit(ruling, as_json, table)
+
+
+def _capability_table(title: str, capabilities: Iterable[Capability]) -> Table:
+    """One row per token; each token's reading, in words, below the table."""
+    capabilities = tuple(capabilities)
+    table = Table(
+        title=title,
+        title_justify="left",
+        caption="\n".join(c.explanation for c in capabilities),
+        caption_justify="left",
+    )
+    for column in ("token", "ammunition", "available", "number", "dated step", "rule"):
+        table.add_column(column)
+    for capability in capabilities:
+        table.add_row(
+            Text(capability.display),
+            Text(capability.ammo),
+            Text("yes" if capability.available else "no"),
+            Text(_number(capability)),
+            Text(capability.date_code or "-"),
+            Text(capability.rule),
+        )
+    return table
+
+
+def _number(capability: Capability) -> str:
+    if capability.depletion_number is not None:
+        return f"Depletion {capability.depletion_number}"
+    if capability.usage_number is not None:
+        return f"Usage {capability.usage_number}"
+    return "-"
+
+
+def _present(capabilities: Iterable[Capability]) -> str:
+    """``APCR 5, sD 7, IR`` for the capabilities that exist."""
+    words = []
+    for capability in capabilities:
+        if capability.available:
+            number = "" if capability.number is None else f" {capability.number}"
+            words.append(f"{capability.ammo}{number}")
+    return ", ".join(words)
