@@ -33,6 +33,7 @@ Which files a nationality's roster reads is told in :func:`roster_groups`.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -537,7 +538,8 @@ def _entry(record: _Record, first: Mapping[str, _Record]) -> Entry:
     copy_from = record.data.get("copy_from")
     return Entry(
         id=record.id,
-        name=name if isinstance(name, str) else record.id,
+        # Names carry HTML entities (the data feeds HTML snippets): "Tankb&uuml;chse".
+        name=html.unescape(name) if isinstance(name, str) else record.id,
         kind=record.file.kind,
         nationality=record.file.nationality,
         type=kind_type if isinstance(kind_type, str) else None,
