@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from functools import lru_cache
 
 from ordnance.asl.canister import Adjacent, CanisterRuling, canister_attack
 from ordnance.asl.depletion import OUTCOMES, DepletionRuling, resolve_depletion
@@ -91,14 +92,26 @@ def depletion_odds(
     Fraction(1, 12)
     """
 
+    rulings = _depletion_rulings(depletion_number, breakdown, intensive_fire, settings)
+
     def label(roll: DR) -> str:
-        ruling = resolve_depletion(
-            depletion_number, roll, breakdown, intensive_fire, settings=settings
-        )
         hit = None if to_hit is None else hits(roll.total + drm, to_hit, settings)
-        return shot_label(ruling, hit)
+        return shot_label(rulings[roll], hit)
 
     return Distribution.dr().map(label)
+
+
+@lru_cache(maxsize=256)
+def _depletion_rulings(
+    depletion_number: int, breakdown: int | None, intensive_fire: bool, settings: Settings
+) -> dict[DR, DepletionRuling]:
+    """The ruling of every ordered DR; tables over To Hit numbers and DRMs share them."""
+    return {
+        roll: resolve_depletion(
+            depletion_number, roll, breakdown, intensive_fire, settings=settings
+        )
+        for roll in DR.all()
+    }
 
 
 def depletion_table(distribution: Distribution[str]) -> list[OutcomeOdds]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Generic, TypeVar
 
 from ordnance.core.dice import DR, DieRoll
@@ -76,11 +77,13 @@ class Distribution(Generic[T]):
         return cls({outcome: Fraction(1)})
 
     @staticmethod
+    @cache
     def dr() -> Distribution[DR]:
-        """The 36 ordered outcomes of a DR, each 1/36."""
+        """The 36 ordered outcomes of a DR, each 1/36 (built once: distributions are immutable)."""
         return Distribution.uniform(DR.all())
 
     @staticmethod
+    @cache
     def die() -> Distribution[DieRoll]:
         """The six outcomes of a dr, each 1/6."""
         return Distribution.uniform(DieRoll.all())
