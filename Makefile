@@ -25,10 +25,12 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/ordnance
 
 unit: $(STAMP)
+	bash scripts/ensure_postgres.sh
 	$(BIN)/pytest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_odds.py
+	$(BIN)/python benchmarks/bench_ledger.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -27,8 +27,14 @@ odds_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
+game_app = typer.Typer(
+    help="Play a scenario: a shared side record with an append-only log and fair dice.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 app.add_typer(asl_app, name="asl")
 asl_app.add_typer(odds_app, name="odds")
+app.add_typer(game_app, name="game")
 
 
 @asl_app.callback()

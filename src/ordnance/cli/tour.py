@@ -3,12 +3,20 @@
 The example is a small 1945 action: a Soviet T-34/85 (APCR ``A5(4)/6(5)``, the C8.91 example) and
 a German 7.5cm PaK 40 (``A5(2)/4(3)/3(4) H6(3+)!``). Each step prints the command it runs, so a
 newcomer can copy it.
+
+Then it plays the bundled scenario ``examples/asl-c8-demo.yaml`` as a game on a fresh SQLite file
+in a temporary folder: seeds, shots whose side record changes, refusals, an undo, the reveal of
+the dice seed, and it ends by exporting the log and verifying it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import shlex
 import sys
+import tempfile
 from pathlib import Path
 
 from rich.console import Console
@@ -80,19 +88,146 @@ def run(console: Console | None = None) -> int:
         code = main(shlex.split(command))
         if code != 0:
             return code
-    roster = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "vasl-templates"
+    roster = ROOT.parent / "shared" / "data" / "vasl-templates"
     out.print(Rule())
     if roster.is_dir():
         out.print(Text("Your own vasl-templates data: German APCR and smoke in June 1944."))
         command = f"asl roster --vasl-templates {roster} --nationality german --date 1944-06"
         out.print(Text(f"$ ordnance {command}", style="cyan"))
-        return main(shlex.split(command))
+        code = main(shlex.split(command))
+        if code != 0:
+            return code
+    else:
+        out.print(
+            Text(
+                "Point 'ordnance asl roster --vasl-templates DIR' at a vasl-templates data folder"
+                " to list every vehicle and Gun of a nationality on a date."
+            )
+        )
+    with tempfile.TemporaryDirectory(prefix="ordnance-tour-") as folder:
+        return play_game(out, Path(folder))
+
+
+ROOT = Path(__file__).resolve().parents[3]
+SCENARIO = ROOT / "examples" / "asl-c8-demo.yaml"
+REFUSED = 1
+
+# The game part: (caption, command, expected exit code). {db}, {game}, {german}, {russian} and
+# {log} are filled in; 'do' commands name a side and its token.
+GAME_STEPS: tuple[tuple[str, str, int], ...] = (
+    (
+        "Each side mixes a seed of its own into the dice before the first roll (SYS.dice).",
+        'game seed {game} "Panzer marsch" --side german --token {german} --db {db}',
+        0,
+    ),
+    ("", 'game seed {game} "Vperyod" --side russian --token {russian} --db {db}', 0),
+    (
+        "The shared side record: every Gun's special ammunition (C8.0).",
+        "game status {game} --db {db}",
+        0,
+    ),
+    ("The German Rally Phase ends; the Prep Fire Phase begins.", "{german_do} phase next", 0),
+    (
+        "SMOKE at the start of the PFPh is full strength (C8.5, C8.51); its Placement DR is also"
+        " the depletion check (C8.9).",
+        "{german_do} fire pak --ammo SMOKE",
+        0,
+    ),
+    (
+        "The PzKpfw IVH fires AP: something other than SMOKE.",
+        "{german_do} fire pz4 --ammo AP --to-hit 7",
+        0,
+    ),
+    (
+        "So no more SMOKE this phase (C8.5-phase): refused, and nothing is logged.",
+        "{german_do} fire pz4 --ammo SMOKE",
+        REFUSED,
+    ),
+    (
+        "The Movement Phase: the PzKpfw IVH moves (its Canister would now be halved).",
+        "{german_do} phase next",
+        0,
+    ),
+    ("", "{german_do} move pz4", 0),
+    ("", "{german_do} phase next", 0),
+    (
+        "The defender's Defensive Fire: the T-34/85 declares APCR (Depletion Number 5 in"
+        " 1944, C8.91).",
+        "{russian_do} fire t34 --ammo APCR --to-hit 8 --drm 1",
+        0,
+    ),
+    (
+        "The 45mm gun in 4G5 fires Canister at the middle of its five aiming points: one IFT DR"
+        " is the attack, the depletion and the breakdown check (C8.4, C8.41).",
+        "{russian_do} canister at45 --aim 3 --adjacent hexside --drm 1",
+        0,
+    ),
+    ("", "{russian_do} phase next", 0),
+    ("A phase change without a roll can be taken back...", "{german_do} phase next", 0),
+    ("", "game undo {game} --side german --token {german} --db {db}", 0),
+    (
+        "The Panzerschreck fires HEAT: no Depletion Number for an SCW (C8.3).",
+        "{german_do} fire psk --ammo HEAT --target vehicle",
+        0,
+    ),
+    (
+        "...but nothing before a revealed roll: undo is refused now (SYS.dice).",
+        "game undo {game} --side german --token {german} --db {db}",
+        REFUSED,
+    ),
+    ("Where the game stands now.", "game status {game} --db {db}", 0),
+    (
+        "Both sides agree to reveal the server's seed: anyone can now recompute every roll.",
+        "game reveal {game} --side german --token {german} --db {db}",
+        0,
+    ),
+    ("", "game reveal {game} --side russian --token {russian} --db {db}", 0),
+    (
+        "The append-only log, each entry chained to the one before by its hash.",
+        "game log {game} --db {db}",
+        0,
+    ),
+    ("Export it to one JSON file...", "game export {game} --out {log} --db {db}", 0),
+    (
+        "...and verify it: the chain, a replay of every command, every roll from the seed.",
+        "game verify {log}",
+        0,
+    ),
+)
+
+
+def play_game(out: Console, folder: Path) -> int:
+    """Play the bundled scenario on a fresh SQLite file in ``folder``; end by verifying its log."""
+    db = f"sqlite:///{folder / 'games.sqlite3'}"
+    out.print(Rule())
     out.print(
         Text(
-            "Point 'ordnance asl roster --vasl-templates DIR' at a vasl-templates data folder"
-            " to list every vehicle and Gun of a nationality on a date."
+            "Now as a game between two sides: a fresh SQLite file, the bundled scenario"
+            f" {SCENARIO.relative_to(ROOT)}, fair dice."
         )
     )
+    command = f"game new {shlex.quote(str(SCENARIO))} --db {db} --json"
+    out.print(Text(f"$ ordnance {command}", style="cyan"))
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured):
+        code = main(shlex.split(command))
+    sys.stdout.write(captured.getvalue())
+    if code != 0:
+        return code
+    made = json.loads(captured.getvalue())
+    names = {"db": db, "game": made["game"], "log": str(folder / "game-log.json")}
+    for side, token in made["tokens"].items():
+        names[side] = token
+        names[f"{side}_do"] = f"game do {made['game']} --side {side} --token {token} --db {db}"
+    for caption, template, expected in GAME_STEPS:
+        if caption:
+            out.print(Rule())
+            out.print(Text(caption))
+        command = template.format(**names)
+        out.print(Text(f"$ ordnance {command}", style="cyan"))
+        code = main(shlex.split(command))
+        if code != expected:
+            return code or 1
     return 0
 
 

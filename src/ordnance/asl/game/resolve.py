@@ -1,0 +1,524 @@
+"""Check an ASL command against the state and resolve it into events and a ruling.
+
+Every rule is the library's: the side record (record.py), what a counter gives on the scenario
+date (capabilities.py, supply.py, heat.py), depletion (depletion.py), SMOKE/WP placement
+(smoke.py) and canister (canister.py). This module only decides which of them a command
+needs, feeds them from the tracked state, and turns their rulings into events.
+
+Readings where C8 is silent (sequence of play, cited as ASL's A3):
+
+* a side fires in its own Prep and Advancing Fire Phases, in the enemy's Defensive Fire
+  Phase, and in either side's Movement Phase (Bounding or Defensive First Fire); never in the
+  Rally, Rout, Advance or Close Combat Phases;
+* only the owner of a phase (the defender in the DFPh, else the phasing side) ends it;
+* WP counts as smoke for the SMOKE/WP phase rules: firing it does not close the phase to
+  SMOKE (smoke.py treats WP as a smoke round too);
+* a C8.9-gt shot (the Gun had none) is not fire: it closes nothing (C8.9-gt);
+* a malfunctioned Gun may not fire (C8.9 keeps malfunction apart); repairing it is outside C8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from ordnance.asl.canister import canister_attack, canister_may
+from ordnance.asl.canister_target import canister_aiming_points, canister_building_levels
+from ordnance.asl.capabilities import Capability, evaluate
+from ordnance.asl.dates import COMMONWEALTH
+from ordnance.asl.depletion import (
+    Declaration,
+    effective_breakdown,
+    require_depletion_applies,
+    resolve_depletion,
+)
+from ordnance.asl.game.scenario import Unit
+from ordnance.asl.game.state import AslState, next_phase
+from ordnance.asl.heat import DATA as HEAT_DATA
+from ordnance.asl.heat import HeatTargetRuling, he_equivalency, heat_availability, heat_target
+from ordnance.asl.notation import Family
+from ordnance.asl.odds import hits
+from ordnance.asl.smoke import Phase, smoke_placement
+from ordnance.asl.supply import chart_number
+from ordnance.core.dice import DR, DiceSource
+from ordnance.core.errors import BadInput, IllegalAction
+from ordnance.core.hexgrid import Corner
+from ordnance.core.ruleset import Command, Event, Resolution
+from ordnance.core.rulings import DRM, jsonable
+
+SEQUENCE = "A3"  # ASL's sequence of play: the reading this module takes where C8 is silent
+_SMOKE = frozenset({Family.SMOKE, Family.WP})
+
+
+def resolve(state: AslState, command: Command, dice: DiceSource) -> Resolution:
+    """Check and resolve one command; raises IllegalAction or BadInput, never half-applies."""
+    if state.over:
+        raise IllegalAction(SEQUENCE, "the scenario is over")
+    if command.verb == "phase":
+        return _phase(state, command)
+    unit = state.sheet.unit(str(command.args["unit"]))
+    if unit.side != command.side:
+        raise IllegalAction(
+            "SYS.record", f"{unit.id} belongs to {unit.side}; {command.side} cannot act for it"
+        )
+    if command.verb in ("move", "man"):
+        return _movement(state, command, unit)
+    if state.status[unit.id].malfunctioned:
+        raise IllegalAction("C8.9-gt", f"{unit.id} has malfunctioned and may not fire")
+    if command.verb == "fire":
+        return _fire(state, command, unit, dice)
+    if command.verb == "canister":
+        return _canister(state, command, unit, dice)
+    raise BadInput("command", command.text, "not an ASL command")
+
+
+# --- phases and movement -------------------------------------------------------------------
+
+
+def _phase(state: AslState, command: Command) -> Resolution:
+    owner = state.phase_owner
+    if command.side != owner:
+        raise IllegalAction(
+            SEQUENCE, f"the {state.phase} belongs to {owner}; only {owner} may end it"
+        )
+    after = next_phase(state)
+    if after is None:
+        return Resolution(
+            (Event("over"),),
+            _ruling(command, (SEQUENCE,), "The last Player Turn ends: the scenario is over."),
+        )
+    turn, player, phase = after
+    words = f"Game Turn {turn}, {player} Player Turn: the {phase} begins."
+    return Resolution(
+        (Event("phase", {"turn": turn, "player": player, "phase": str(phase)}),),
+        _ruling(command, (SEQUENCE,), words),
+    )
+
+
+def _movement(state: AslState, command: Command, unit: Unit) -> Resolution:
+    if state.phase is not Phase.MPH or command.side != state.player:
+        raise IllegalAction(SEQUENCE, "units move only in their own side's MPh")
+    status = state.status[unit.id]
+    if command.verb == "move":
+        if unit.kind != "vehicle":
+            raise BadInput("unit", unit.id, "only a vehicle is recorded as moving")
+        if status.moved:
+            raise BadInput("unit", unit.id, "already recorded as moved this Player Turn")
+        data: dict[str, Any] = {"unit": unit.id}
+        if command.args.get("to") is not None:
+            data["hex"] = state.sheet.label(state.sheet.hex(str(command.args["to"])))
+        if command.args.get("ca") is not None:
+            data["ca"] = str(Corner.parse(str(command.args["ca"])))
+        sentence = f"{unit.id} moved this Player Turn: its Canister is Area Fire (C8.4-halve)."
+        return Resolution((Event("moved", data),), _ruling(command, ("C8.4-halve",), sentence))
+    if unit.kind != "gun":
+        raise BadInput("unit", unit.id, "only a Gun is manned")
+    if status.manned:
+        raise BadInput("unit", unit.id, "already recorded as manned this MPh")
+    sentence = (
+        f"Infantry moved to and manned {unit.id} in the MPh: Canister it fires in the AFPh is"
+        " Area Fire (C8.4-halve)."
+    )
+    return Resolution(
+        (Event("manned", {"unit": unit.id}),), _ruling(command, ("C8.4-halve",), sentence)
+    )
+
+
+def may_fire_now(state: AslState, side: str) -> None:
+    """Refuse fire outside the side's fire phases (the A3 reading of the module docstring)."""
+    phasing = side == state.player
+    allowed = {
+        Phase.PFPH: phasing,
+        Phase.MPH: True,
+        Phase.DFPH: not phasing,
+        Phase.AFPH: phasing,
+    }.get(state.phase, False)
+    if not allowed:
+        role = "phasing" if phasing else "non-phasing"
+        raise IllegalAction(
+            SEQUENCE, f"the {role} side ({side}) does not fire in the {state.phase}"
+        )
+
+
+# --- what a unit may fire --------------------------------------------------------------------
+
+
+class Supply(NamedTuple):
+    """The Depletion Number a declared ammunition is checked against (None: no check), why,
+    and the clauses that decided it."""
+
+    number: int | None
+    explanation: str
+    clauses: tuple[str, ...]
+
+
+def depletion_number(state: AslState, unit: Unit, family: Family) -> Supply:
+    """What the declared ammunition is checked against, or the refusal.
+
+    Refuses what the side record (C8.0, C8.9-eq/gt), the date (C8.1-date, C8.91), the chart
+    (C8.2-chart) or the HEAT dates (C8.3-heat-date) rule out.
+    """
+    sheet = state.sheet
+    if unit.kind == "scw":
+        return Supply(None, "An SCW fires HEAT without a Depletion Number.", ("C8.3-scw",))
+    if unit.kind == "atr":
+        return Supply(None, "An ATR fires AP with no Depletion Number.", ())
+    tokens = [t for t in unit.tokens if t.family is family]
+    if not tokens and family in (Family.AP, Family.HE):
+        return Supply(None, f"Ordinary {family.ammo}: the counter limits none.", ("C8.8",))
+    state.record(unit.id).check_usable(unit.id, family)
+    capability = _capability(state, unit, tokens)
+    if family is Family.HEAT:
+        _check_heat_date(state, unit)
+    if capability.depletion_number is None and family in (Family.APCR, Family.APDS):
+        chart = chart_number(
+            sheet.nationality[unit.side],
+            unit.size or "",
+            sheet.date,
+            unit.elite,
+            sheet.settings,
+            origin=unit.origin,
+        )
+        if not chart.available:
+            raise IllegalAction("C8.2-chart", chart.explanation)
+        return Supply(chart.depletion_number, chart.explanation, chart.clauses)
+    return Supply(capability.depletion_number, capability.explanation, capability.clauses)
+
+
+def _capability(state: AslState, unit: Unit, tokens: list[Any]) -> Capability:
+    context = state.sheet.context(unit)
+    capabilities = [evaluate(t, context, state.sheet.settings) for t in tokens]
+    for capability in capabilities:
+        if capability.available:
+            return capability
+    first = capabilities[0]
+    clause = "C8.1-date" if first.family in (Family.APCR, Family.APDS) else "C8.91"
+    raise IllegalAction(clause, first.explanation)
+
+
+def _check_heat_date(state: AslState, unit: Unit) -> None:
+    nationality = state.sheet.nationality[unit.side]
+    ruling = heat_availability(nationality, state.sheet.date)
+    # A nationality C8.3 gives no date for leaves it to the counter's own H number.
+    dated = ("british" if nationality in COMMONWEALTH else nationality) in HEAT_DATA.starts
+    if dated and not ruling.available:
+        raise IllegalAction("C8.3-heat-date", ruling.explanation)
+
+
+# --- fire --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Shot:
+    """What one shot has produced so far: events, clauses, sentences and the ruling's fields."""
+
+    unit: Unit
+    family: Family
+    roll: DR
+    sentences: list[str]
+    events: list[Event] = field(default_factory=list)
+    clauses: list[str] = field(default_factory=list)
+    detail: dict[str, Any] = field(default_factory=dict)
+    fired: bool = True
+    resolved: bool = True
+    malfunctioned: bool = False
+
+    def add(self, clauses: Sequence[str], sentence: str | None = None) -> None:
+        self.clauses += clauses
+        if sentence:
+            self.sentences.append(sentence)
+
+
+def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Resolution:
+    args = command.args
+    family = Family.from_ammo(str(args["ammo"]))
+    _check_family(unit, family)
+    may_fire_now(state, command.side)
+    placement = _placement(state, command, family) if family in _SMOKE else None
+    supply = depletion_number(state, unit, family)
+    target = _heat_target(command) if family is Family.HEAT else None
+    what = "Placement DR" if placement is not None else "To Hit DR"
+    roll = dice.roll_dr(f"{what} ({family.ammo}) for {unit.id}")
+    shot = _Shot(unit, family, roll, [supply.explanation], clauses=list(supply.clauses))
+    _supply_and_breakdown(state, shot, supply.number, bool(args.get("intensive_fire")))
+    if shot.fired:
+        shot.events.append(Event("fired", _unit_ammo(unit, family, smoke=family in _SMOKE)))
+    if shot.malfunctioned:
+        shot.events.append(Event("malfunction", {"unit": unit.id}))
+    shot.detail["hit"] = _hit(state, args, roll.total, shot.fired and shot.resolved, shot.sentences)
+    shot.detail["placement"] = None if placement is None else placement.to_json()
+    if placement is not None:
+        shot.add(placement.clauses, placement.explanation if shot.fired else None)
+    if target is not None:
+        shot.add(target.clauses)
+    he = _he_equivalency(unit, family, state) if shot.fired else None
+    shot.detail["he_equivalency"] = he
+    if he is not None:
+        shot.add(he["clauses"], he["explanation"])
+    detail = {
+        "unit": unit.id,
+        "ammo": family.ammo,
+        "dice": jsonable(roll),
+        **shot.detail,
+        "fired": shot.fired,
+        "malfunctioned": shot.malfunctioned,
+    }
+    ruling = _ruling(command, shot.clauses, " ".join(shot.sentences), detail)
+    return Resolution(tuple(shot.events), ruling)
+
+
+def _heat_target(command: Command) -> HeatTargetRuling:
+    """HEAT's target must be one C8.31 allows; the command must say what it is."""
+    if command.args.get("target") is None:
+        raise BadInput("command", command.text, "HEAT needs --target vehicle|gun|infantry|cavalry")
+    target = heat_target(str(command.args["target"]), command.args.get("tem"))
+    if not target.allowed:
+        raise IllegalAction("C8.31-target", target.explanation)
+    return target
+
+
+def _supply_and_breakdown(
+    state: AslState, shot: _Shot, number: int | None, intensive: bool
+) -> None:
+    """The shot's DR as the depletion check (C8.9) when a number applies, and as the breakdown
+    check (Intensive Fire lowers only the B#, C8.92)."""
+    settings = state.sheet.settings
+    breakdown = _breakdown(state, shot.unit)
+    if number is None:
+        checked = effective_breakdown(breakdown, intensive, settings)
+        shot.malfunctioned = checked is not None and shot.roll.total >= checked
+        shot.resolved = not shot.malfunctioned or settings.malf_shot_still_resolves
+        shot.detail["depletion"] = None
+        shot.add([], f"DR {shot.roll} = {shot.roll.total}.")
+        if shot.malfunctioned:
+            shot.add([], f"The DR reaches the B# {checked}: the Gun malfunctions.")
+        return
+    depletion = resolve_depletion(
+        number,
+        shot.roll,
+        breakdown,
+        intensive,
+        declaration=Declaration(shot.family),
+        settings=settings,
+    )
+    outcome = _unit_ammo(shot.unit, shot.family, outcome=depletion.outcome)
+    shot.events.append(Event("record", outcome))
+    shot.fired, shot.malfunctioned = depletion.counts_as_fired, depletion.malfunctioned
+    shot.resolved = depletion.resolved_with_special_ammo
+    shot.detail["depletion"] = depletion.to_json()
+    shot.add(depletion.clauses, depletion.explanation)
+
+
+def _check_family(unit: Unit, family: Family) -> None:
+    require_depletion_applies(family)
+    if family is Family.IR:
+        raise IllegalAction(
+            "C8.7", "Illuminating Rounds are only recorded; firing them belongs to the Night rules"
+        )
+    if family is Family.CANISTER:
+        raise BadInput("command", "fire", "Canister has no To Hit DR: use 'canister UNIT'")
+    if unit.kind == "scw" and family is not Family.HEAT:
+        raise BadInput("ammunition", family.ammo, f"{unit.id} is an SCW: it fires HEAT")
+    if unit.kind == "atr" and family is not Family.AP:
+        raise BadInput("ammunition", family.ammo, f"{unit.id} is an ATR: it fires AP")
+
+
+def _placement(state: AslState, command: Command, family: Family) -> Any:
+    """SMOKE/WP from the tracked phase and what fired in it (C8.5, C8.51, C8.52, C8.6)."""
+    ammo = family.ammo
+    # SMOKE stops once any unit fired other ammunition this phase; WP once a friendly one did.
+    after = bool(state.non_smoke) if family is Family.SMOKE else command.side in state.non_smoke
+    ruling = smoke_placement(
+        ammo,
+        state.phase,
+        after_non_smoke_fire=after,
+        own_hex=bool(command.args.get("own_hex")),
+        interior_building=bool(command.args.get("interior_building")),
+    )
+    if not ruling.allowed:
+        clause = ruling.clauses[0]
+        raise IllegalAction(clause, ruling.explanation.removeprefix(f"Refused ({clause}): "))
+    return ruling
+
+
+def _breakdown(state: AslState, unit: Unit) -> int | None:
+    if not unit.keeps_record:
+        return None
+    return unit.breakdown or state.sheet.settings.default_breakdown
+
+
+def _hit(
+    state: AslState, args: Mapping[str, Any], original: int, resolved: bool, sentences: list[str]
+) -> bool | None:
+    if args.get("to_hit") is None or not resolved:
+        return None
+    final = original + sum(int(d) for d in args.get("drms") or ())
+    hit = hits(final, int(args["to_hit"]), state.sheet.settings)
+    sentences.append(
+        f"Final DR {final} against To Hit {args['to_hit']}: {'a hit' if hit else 'a miss'}."
+    )
+    return hit
+
+
+def _he_equivalency(unit: Unit, family: Family, state: AslState) -> dict[str, Any] | None:
+    """The shot's HE Equivalency (C8.31) when the scenario gives what it needs, else None."""
+    weapon: str | None = None
+    if unit.kind == "scw":
+        weapon = unit.weapon
+    elif unit.kind == "atr":
+        weapon = "ATR"
+    elif family in (Family.APCR, Family.APDS):
+        weapon = family.ammo
+    elif family is Family.AP and unit.calibre_mm is not None:
+        weapon = "AP"
+    elif family is Family.HEAT:
+        token = next(t for t in unit.tokens if t.family is Family.HEAT)
+        if token.steps and token.steps[0].second == 9:
+            weapon = "H9"
+        elif unit.he_fp is not None:
+            weapon = "ordnance"
+    if weapon is None:
+        return None
+    return he_equivalency(weapon, unit.calibre_mm, unit.he_fp, state.sheet.settings).to_json()
+
+
+# --- canister ----------------------------------------------------------------------------------
+
+
+def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Resolution:
+    args = command.args
+    if not unit.keeps_record:
+        raise BadInput("unit", unit.id, "only Guns and vehicles fire Canister")
+    canister_may(str(args.get("purpose") or "attack"))
+    may_fire_now(state, command.side)
+    supply = depletion_number(state, unit, Family.CANISTER)
+    fp = _canister_fp(unit, args.get("fp"))
+    status = state.status[unit.id]
+    aim = _aim(state, command, unit)
+    roll = dice.roll_dr(f"Canister IFT DR for {unit.id}")
+    drms = tuple(
+        DRM(int(v), "given DRM (TEM, LOS Hindrance or CA change)", "C8.4-noth")
+        for v in args.get("drms") or ()
+    )
+    attack = canister_attack(
+        fp,
+        roll,
+        moved=status.moved,
+        manned_after_moving=status.manned and state.phase is Phase.AFPH,
+        drms=drms,
+        adjacent=args.get("adjacent"),
+        armored=bool(args.get("armored")),
+        depletion_number=supply.number,
+        breakdown=_breakdown(state, unit),
+        settings=state.sheet.settings,
+    )
+    events: list[Event] = []
+    if attack.depletion is not None:
+        events.append(Event("record", _unit_ammo(unit, Family.CANISTER, outcome=attack.depletion)))
+    if attack.counts_as_fired:
+        events.append(Event("fired", _unit_ammo(unit, Family.CANISTER, smoke=False)))
+    if attack.malfunctioned:
+        events.append(Event("malfunction", {"unit": unit.id}))
+    detail = {
+        "unit": unit.id,
+        "ammo": Family.CANISTER.ammo,
+        "aim": None if aim is None else aim[0],
+        "canister": attack.to_json(),
+    }
+    where = "" if aim is None else f" {aim[1]}"
+    sentence = f"{supply.explanation}{where} {attack.explanation}"
+    clauses = (*supply.clauses, *(() if aim is None else (aim[2],)), *attack.clauses)
+    return Resolution(tuple(events), _ruling(command, clauses, sentence, detail))
+
+
+def _aim(state: AslState, command: Command, unit: Unit) -> tuple[dict[str, Any], str, str] | None:
+    """Where the canister goes, when the command says (C8.4-target, C8.4-building, C8.41):
+    its JSON, a sentence and the clause; None when the command does not aim."""
+    args, sheet = command.args, state.sheet
+    aim, building = args.get("aim"), args.get("building")
+    if aim is None and building is None:
+        return None
+    status = state.status[unit.id]
+    if status.hex is None:
+        raise BadInput("unit", unit.id, "the scenario gives it no hex, so it cannot aim")
+    if aim is not None and building is not None:
+        raise BadInput("command", command.text, "aim at a vertex or at a building, not both")
+    if building is not None:
+        target = sheet.hex(str(building))
+        if args.get("level") is None or args.get("top") is None:
+            raise BadInput("command", command.text, "--building needs --level L and --top T")
+        levels = canister_building_levels(
+            status.hex,
+            target,
+            aimed_level=int(args["level"]),
+            building_levels=tuple(range(int(args["top"]) + 1)),
+        )
+        words = f"Aimed at levels {levels[0]}-{levels[2]} of the building in {sheet.label(target)}."
+        return {"building": sheet.label(target), "levels": list(levels)}, words, "C8.4-building"
+    if status.ca is None:
+        raise BadInput("unit", unit.id, "the scenario gives it no CA ('ca'), so it cannot aim")
+    points = canister_aiming_points(status.hex, status.ca)
+    aim = int(str(aim))
+    if not 1 <= aim <= len(points):
+        raise BadInput(
+            "aim", str(aim), f"one of the {len(points)} aiming points, 1 to {len(points)}"
+        )
+    point = points[aim - 1]
+    cluster = [sheet.label(h) for h in point.cluster]
+    adjacent = [sheet.label(h) for h in point.adjacent]
+    expected = "hexside" if len(adjacent) == 2 else "hex"
+    if args.get("adjacent") not in (None, expected):
+        raise IllegalAction(
+            "C8.41",
+            f"the line to aiming point {aim} passes {' and '.join(adjacent)}: that attack is"
+            f" --adjacent {expected}",
+        )
+    words = (
+        f"Aimed at the vertex of {', '.join(cluster)}; the hex(es) next to the firer on the way,"
+        f" {' and '.join(adjacent)}, are attacked as --adjacent {expected} (C8.41)."
+    )
+    found = {"vertex": str(point.vertex), "cluster": cluster, "adjacent": adjacent}
+    return found, words, "C8.4-target"
+
+
+def _canister_fp(unit: Unit, given: object) -> Fraction:
+    if given is not None:
+        if unit.canister_fp is not None:
+            raise BadInput("command", f"--fp {given}", f"the scenario sets {unit.id}'s Canister FP")
+        try:
+            fp = Fraction(str(given))
+        except (ValueError, ZeroDivisionError):
+            raise BadInput("FP", str(given), "expected a number, e.g. 12") from None
+        if fp <= 0:
+            raise BadInput("FP", str(given), "Canister FP must be positive")
+        return fp
+    if unit.canister_fp is None:
+        raise BadInput(
+            "command", "canister", f"give --fp: the scenario sets no canister_fp for {unit.id}"
+        )
+    return unit.canister_fp
+
+
+# --- shared ------------------------------------------------------------------------------------
+
+
+def _unit_ammo(unit: Unit, family: Family, **more: Any) -> dict[str, Any]:
+    return {"unit": unit.id, "ammo": family.value, **more}
+
+
+def _ruling(
+    command: Command,
+    clauses: tuple[str, ...] | list[str],
+    explanation: str,
+    detail: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A command's ruling: the command, the clauses in first-seen order, one explanation."""
+    return {
+        "command": command.text,
+        "side": command.side,
+        **(detail or {}),
+        "clauses": list(dict.fromkeys(clauses)),
+        "explanation": explanation,
+    }

@@ -1,0 +1,189 @@
+"""The ASL C8 side record as a :class:`~ordnance.core.ruleset.Ruleset` for the game service.
+
+>>> from ordnance.core.dice import ManualDice, DR
+>>> rules = AslRuleset()
+>>> body = rules.load_scenario({"date": "1945-03", "sides": {
+...     "russian": {"units": {"t34": {"kind": "vehicle", "notation": "A5(4)/6(5) s8"}}},
+...     "german": {"units": {}}}}, None)
+>>> state = rules.initial_state(body)
+>>> rules.legal_actions(state, "russian")
+('phase next',)
+>>> begin = rules.resolve(state, rules.parse_command("russian", ["phase", "next"]), ManualDice([]))
+>>> state = rules.apply(state, begin.events[0])
+>>> "fire t34 --ammo APCR" in rules.legal_actions(state, "russian")
+True
+>>> done = rules.resolve(state, rules.parse_command("russian", ["fire", "t34", "--ammo", "APCR"]),
+...     ManualDice([DR(3, 3)]))
+>>> [event.kind for event in done.events], "C8.9-eq" in done.ruling["clauses"]
+(['record', 'fired'], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ordnance.asl.game import resolve as rules
+from ordnance.asl.game.commands import parse_command
+from ordnance.asl.game.scenario import Sheet, load_scenario
+from ordnance.asl.game.state import AslState, apply, initial_state
+from ordnance.asl.notation import Family, format_capabilities
+from ordnance.core.dice import DR, DiceSource, DieRoll
+from ordnance.core.errors import OrdnanceError
+from ordnance.core.ruleset import Command, Event, JsonObject, Resolution
+
+# Ammunition a command can declare, besides what a counter lists (ordinary AP and HE).
+_ORDINARY = (Family.AP, Family.HE)
+
+
+class _Rolled(Exception):
+    """Raised by the probe dice: the command passed every check and reached its roll."""
+
+
+class _Probe:
+    """Dice that stop a resolution at its first roll: what passed the checks is legal."""
+
+    def roll_dr(self, purpose: str) -> DR:
+        raise _Rolled(purpose)
+
+    def roll_die(self, purpose: str) -> DieRoll:
+        raise _Rolled(purpose)
+
+
+class AslRuleset:
+    """ASL special ammunition (C8) in play: side record, Player Turns and phases, fire."""
+
+    @property
+    def name(self) -> str:
+        return "asl"
+
+    def load_scenario(self, data: Mapping[str, Any], base: Path | None) -> JsonObject:
+        return load_scenario(data, base)
+
+    def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(scenario["sides"])
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> AslState:
+        return initial_state(Sheet.of(scenario))
+
+    def parse_command(self, side: str, words: Sequence[str]) -> Command:
+        return parse_command(side, words)
+
+    def to_move(self, state: AslState) -> str | None:
+        return None if state.over else state.phase_owner
+
+    def legal_actions(self, state: AslState, side: str) -> tuple[str, ...]:
+        """Every candidate command that passes the checks (probed up to its roll)."""
+        legal: list[str] = []
+        for text in _candidates(state, side):
+            command = parse_command(side, text.split())
+            try:
+                rules.resolve(state, command, _Probe())
+            except _Rolled:
+                pass
+            except OrdnanceError:
+                continue
+            legal.append(command.text)
+        return tuple(legal)
+
+    def resolve(self, state: AslState, command: Command, dice: DiceSource) -> Resolution:
+        return rules.resolve(state, command, dice)
+
+    def apply(self, state: AslState, event: Event) -> AslState:
+        return apply(state, event.kind, event.data)
+
+    def is_over(self, state: AslState) -> bool:
+        return state.over
+
+    def view(self, state: AslState) -> JsonObject:
+        return view(state)
+
+
+def _candidates(state: AslState, side: str) -> list[str]:
+    texts = ["phase next"]
+    for unit in state.sheet.units.values():
+        if unit.side != side:
+            continue
+        families = [t.family for t in unit.tokens]
+        for family in dict.fromkeys([*families, *_ORDINARY]):
+            if family is Family.CANISTER:
+                if unit.canister_fp is not None:
+                    texts.append(f"canister {unit.id}")
+                continue
+            extra = " --target vehicle" if family is Family.HEAT else ""
+            texts.append(f"fire {unit.id} --ammo {family.ammo}{extra}")
+        if unit.kind == "scw":
+            texts.append(f"fire {unit.id} --ammo HEAT --target vehicle")
+        texts += [f"move {unit.id}", f"man {unit.id}"]
+    return list(dict.fromkeys(texts))
+
+
+def view(state: AslState) -> JsonObject:
+    """The shared side record and where the game stands, as JSON."""
+    sheet = state.sheet
+    units: dict[str, Any] = {}
+    for unit in sheet.units.values():
+        status = state.status[unit.id]
+        entry: dict[str, Any] = {
+            "side": unit.side,
+            "name": unit.name,
+            "kind": unit.kind,
+            "notation": format_capabilities(unit.tokens),
+            "moved": status.moved,
+            "manned": status.manned,
+            "malfunctioned": status.malfunctioned,
+            "hex": None if status.hex is None else sheet.label(status.hex),
+            "ca": None if status.ca is None else str(status.ca),
+            "ammunition": _ammunition(state, unit.id) if unit.keeps_record else [],
+        }
+        units[unit.id] = entry
+    return {
+        "date": str(sheet.date),
+        "turn": state.turn,
+        "turns": sheet.turns,
+        "player": state.player,
+        "phase": str(state.phase),
+        "phase_owner": state.phase_owner,
+        "over": state.over,
+        "fired_this_phase": [
+            {"unit": s.unit, "ammo": s.ammo.ammo, "smoke": s.smoke} for s in state.shots
+        ],
+        "non_smoke_fired_by": sorted(state.non_smoke),
+        "units": units,
+        "records": {side: record.to_json() for side, record in state.records.items()},
+    }
+
+
+def _ammunition(state: AslState, unit_id: str) -> list[dict[str, Any]]:
+    """Per special ammunition: the Depletion Number today and whether it may still be used."""
+    unit = state.sheet.units[unit_id]
+    record = state.record(unit_id)
+    rows: list[dict[str, Any]] = []
+    for family in dict.fromkeys(t.family for t in unit.tokens):
+        if family.is_dispenser or family is Family.IR:
+            rows.append(
+                {
+                    "ammo": family.ammo,
+                    "usable": False,
+                    "depletion_number": None,
+                    "exhausted": False,
+                    "why": f"{family.ammo}: recorded only ({family.rule})",
+                }
+            )
+            continue
+        try:
+            number, why, _ = rules.depletion_number(state, unit, family)
+            usable = True
+        except OrdnanceError as error:
+            number, why, usable = None, str(error), False
+        rows.append(
+            {
+                "ammo": family.ammo,
+                "usable": usable,
+                "depletion_number": number,
+                "exhausted": family in record.exhausted,
+                "why": why,
+            }
+        )
+    return rows

@@ -1,0 +1,510 @@
+"""An ASL scenario file's content, checked and made self-contained (C8.0: the Guns in play).
+
+The game service hands over the parsed YAML; this module checks every field an ASL scenario may
+have, resolves units named from a vasl-templates directory into their notation (so the log
+replays without that directory) and returns plain JSON. :class:`Sheet` is the same content as
+values: the scenario's fixed facts, which the state refers to but never changes.
+
+>>> body = load_scenario({
+...     "ruleset": "asl", "name": "demo", "date": "1945-03",
+...     "sides": {
+...         "russian": {"units": {"t34": {"kind": "vehicle", "notation": "A5(4)/6(5) s8"}}},
+...         "german": {"units": {"pak": {"notation": "A5(2)/4(3)/3(4) H6(3+)!", "size": "75L"}}},
+...     },
+... }, None)
+>>> body["units"]["t34"]["side"], body["units"]["pak"]["kind"], body["first"]
+('russian', 'gun', 'russian')
+>>> Sheet.of(body).units["t34"].tokens
+(Token.parse('A5(4)/6(5)'), Token.parse('s8'))
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ordnance.asl import vasl_templates
+from ordnance.asl.capabilities import AmmoContext
+from ordnance.asl.dates import ScenarioDate, Theater, parse_nationality
+from ordnance.asl.heat import parse_weapon
+from ordnance.asl.notation import Family, Token, format_capabilities, parse_capabilities
+from ordnance.asl.settings import Settings
+from ordnance.asl.supply import parse_gun_size
+from ordnance.core.errors import BadInput
+from ordnance.core.hexgrid import Corner, GeomorphicLabels, Hex
+
+# Keys each level of an ASL scenario file may have (examples/scenario.schema.json lists them).
+TOP_KEYS = frozenset(
+    {
+        "ruleset",
+        "name",
+        "description",
+        "dice",
+        "date",
+        "theater",
+        "turns",
+        "first",
+        "settings",
+        "vasl_templates",
+        "map",
+        "boards",
+        "sides",
+    }
+)
+SIDE_KEYS = frozenset({"nationality", "elite", "units"})
+UNIT_KEYS = frozenset(
+    {
+        "name",
+        "kind",
+        "notation",
+        "template",
+        "size",
+        "breakdown",
+        "elite",
+        "canister_fp",
+        "he_fp",
+        "origin",
+        "weapon",
+        "caliber",
+        "hex",
+        "ca",
+    }
+)
+# gun and vehicle keep a side record (C8.0); scw fire HEAT without one (C8.3-scw); atr fire AP.
+KINDS = ("gun", "vehicle", "scw", "atr")
+SIDE_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
+UNIT_ID = re.compile(r"[A-Za-z][A-Za-z0-9_.#-]{0,31}")
+MAX_TURNS = 50
+
+
+def _fault(where: str, problem: str) -> BadInput:
+    return BadInput("scenario", where, problem)
+
+
+def _text(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fault(where, "expected text")
+    return value.strip()
+
+
+def _flag(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fault(where, "expected true or false")
+    return value
+
+
+def _whole(value: object, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fault(where, f"expected a whole number from {low} to {high}")
+    return value
+
+
+def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise _fault(where, "expected a mapping of names to values")
+    return value
+
+
+def _known(data: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
+    unknown = sorted(set(data) - keys)
+    if unknown:
+        raise _fault(f"{where}.{unknown[0]}", f"unknown key; known: {', '.join(sorted(keys))}")
+
+
+def _checked(where: str, read: Any, value: object) -> Any:
+    """Run one of the library's parsers, reporting its complaint at ``where``."""
+    try:
+        return read(value)
+    except BadInput as error:
+        raise _fault(where, f"{error.text!r}: {error.problem}") from None
+
+
+def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
+    """Check an ASL scenario (see the module docstring) and return its self-contained JSON.
+
+    ``base`` is the scenario file's folder, for the relative ``vasl_templates`` and ``map``
+    paths. Every fault is a :class:`BadInput` naming the key (``sides.german.units.pak.size``).
+    """
+    _known(data, TOP_KEYS, "scenario")
+    date = _checked("date", ScenarioDate.parse, _text(data.get("date"), "date"))
+    theater = data.get("theater")
+    if theater is not None:
+        theater = str(_checked("theater", Theater.parse, _text(theater, "theater")))
+    turns = data.get("turns")
+    if turns is not None:
+        turns = _whole(turns, "turns", 1, MAX_TURNS)
+    settings = _settings(data.get("settings"))
+    templates = _templates(data.get("vasl_templates"), base)
+    boards = data.get("boards")
+    labels = None
+    if boards is not None:
+        boards = _text(str(boards), "boards")
+        labels = _checked("boards", GeomorphicLabels.of, boards)
+    sides_raw = _mapping(data.get("sides"), "sides")
+    if len(sides_raw) != 2:
+        raise _fault("sides", "an ASL scenario has exactly two sides")
+    sides: dict[str, Any] = {}
+    units: dict[str, Any] = {}
+    for side, raw in sides_raw.items():
+        where = f"sides.{side}"
+        if not SIDE_NAME.fullmatch(side):
+            raise _fault(where, "a side's name is a lower-case word (letters, digits, '-')")
+        body = _mapping(raw, where)
+        _known(body, SIDE_KEYS, where)
+        nationality = _checked(
+            f"{where}.nationality",
+            parse_nationality,
+            _text(body.get("nationality", side), f"{where}.nationality"),
+        )
+        elite = _flag(body.get("elite", False), f"{where}.elite")
+        sides[side] = {"nationality": nationality, "elite": elite}
+        for unit_id, unit in _mapping(body.get("units", {}), f"{where}.units").items():
+            unit_where = f"{where}.units.{unit_id}"
+            if not UNIT_ID.fullmatch(unit_id):
+                raise _fault(unit_where, "a unit id is a short word (letters, digits, _.#-)")
+            if unit_id in units:
+                raise _fault(unit_where, "unit ids must be unique across both sides")
+            units[unit_id] = _unit(
+                unit, unit_where, side=side, owner=sides[side], date=date, templates=templates
+            )
+            units[unit_id].update(_position(unit, unit_where, labels))
+    if not units:
+        raise _fault("sides", "no units: give each side its Guns under 'units'")
+    first = data.get("first", next(iter(sides)))
+    if first not in sides:
+        raise _fault("first", f"names no side; sides: {', '.join(sides)}")
+    return {
+        "date": str(date),
+        "theater": theater,
+        "turns": turns,
+        "first": first,
+        "settings": settings,
+        "map": _map(data.get("map"), base),
+        "boards": boards,
+        "sides": sides,
+        "units": units,
+    }
+
+
+def _settings(raw: object) -> dict[str, str]:
+    """The scenario's overrides of the engine's readings, as the text ``Settings`` reads."""
+    if raw is None:
+        return {}
+    values = {
+        name: str(value).lower() if isinstance(value, bool) else str(value)
+        for name, value in _mapping(raw, "settings").items()
+    }
+    _checked("settings", Settings().override, values)
+    return values
+
+
+def _templates(raw: object, base: Path | None) -> vasl_templates.VaslData | None:
+    if raw is None:
+        return None
+    path = Path(_text(raw, "vasl_templates")).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    loaded: vasl_templates.VaslData = _checked("vasl_templates", vasl_templates.load, path)
+    return loaded
+
+
+def _map(raw: object, base: Path | None) -> dict[str, str] | None:
+    """The map file is not read by C8; its name and digest pin which map the game used."""
+    if raw is None:
+        return None
+    name = _text(raw, "map")
+    path = Path(name).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as error:
+        raise _fault("map", f"cannot be read ({error.strerror or error})") from None
+    return {"file": name, "sha256": digest}
+
+
+def _unit(
+    raw: object,
+    where: str,
+    *,
+    side: str,
+    owner: Mapping[str, Any],
+    date: ScenarioDate,
+    templates: vasl_templates.VaslData | None,
+) -> dict[str, Any]:
+    body = _mapping(raw, where)
+    _known(body, UNIT_KEYS, where)
+    unit: dict[str, Any] = {"side": side, "name": None, "source": "notation"}
+    notation, kind = _counter(body, where, owner=owner, date=date, templates=templates, unit=unit)
+    kind = body.get("kind", kind)
+    if kind not in KINDS:
+        raise _fault(f"{where}.kind", f"one of {', '.join(KINDS)}")
+    if unit["name"] is None:
+        unit["name"] = _text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name")
+    tokens = _checked(f"{where}.notation", _tokens, notation)
+    size = body.get("size")
+    if size is not None:
+        size = _checked(f"{where}.size", parse_gun_size, _text(str(size), f"{where}.size"))
+    breakdown = body.get("breakdown")
+    if breakdown is not None:
+        breakdown = _whole(breakdown, f"{where}.breakdown", 2, 12)
+    elite = body.get("elite")
+    origin = body.get("origin")
+    if origin is not None:
+        origin = _checked(f"{where}.origin", parse_nationality, _text(origin, f"{where}.origin"))
+    unit.update(
+        kind=kind,
+        notation=format_capabilities(tokens),
+        size=size,
+        breakdown=breakdown,
+        elite=owner["elite"] if elite is None else _flag(elite, f"{where}.elite"),
+        canister_fp=_fp(body.get("canister_fp"), f"{where}.canister_fp"),
+        he_fp=None if body.get("he_fp") is None else _whole(body["he_fp"], f"{where}.he_fp", 1, 36),
+        origin=origin,
+        weapon=None,
+        caliber=None,
+    )
+    _kind_fields(unit, body, where, tokens)
+    return unit
+
+
+def _counter(
+    body: Mapping[str, Any],
+    where: str,
+    *,
+    owner: Mapping[str, Any],
+    date: ScenarioDate,
+    templates: vasl_templates.VaslData | None,
+    unit: dict[str, Any],
+) -> tuple[str, str]:
+    """The unit's notation and kind: written out, or read from the vasl-templates data."""
+    if "template" not in body:
+        return str(body.get("notation") or ""), "gun"
+    if "notation" in body:
+        raise _fault(where, "give either 'notation' or 'template', not both")
+    if templates is None:
+        raise _fault(f"{where}.template", "needs 'vasl_templates: DIR' at the top of the file")
+    entry = _template(templates, _text(body["template"], f"{where}.template"), owner, date, where)
+    unit["name"] = str(body.get("name", entry.name))
+    unit["source"] = f"vasl-templates {entry.id} ({entry.source})"
+    return format_capabilities(entry.tokens), "vehicle" if entry.kind == "vehicle" else "gun"
+
+
+def _template(
+    data: vasl_templates.VaslData,
+    wanted: str,
+    owner: Mapping[str, Any],
+    date: ScenarioDate,
+    where: str,
+) -> vasl_templates.Entry:
+    """The entry whose id or name is ``wanted``, searched in the side's roster order."""
+    groups = vasl_templates.roster_groups(owner["nationality"], date, data.parents, data.minors)
+    key = html.unescape(wanted).casefold()
+    for group in groups:
+        found = [
+            e
+            for e in data.entries
+            if e.nationality == group
+            and not e.amends
+            and key in (e.id.casefold(), e.name.casefold())
+        ]
+        if len(found) > 1:
+            ids = ", ".join(e.id for e in found)
+            raise _fault(f"{where}.template", f"{wanted!r} is ambiguous; give one id of {ids}")
+        if found:
+            return found[0]
+    raise _fault(
+        f"{where}.template",
+        f"no vehicle or Gun named {wanted!r} among {', '.join(groups)} in {data.directory}",
+    )
+
+
+def _position(
+    body: Mapping[str, Any], where: str, labels: GeomorphicLabels | None
+) -> dict[str, str | None]:
+    """Where the unit stands and which corner its CA faces (canister aiming, C8.4-target)."""
+    hex_label, ca = body.get("hex"), body.get("ca")
+    if hex_label is not None:
+        if labels is None:
+            raise _fault(f"{where}.hex", "a hex needs 'boards' (the board layout, e.g. 4,3)")
+        hex_label = labels.label(
+            _checked(f"{where}.hex", labels.parse, _text(hex_label, f"{where}.hex"))
+        )
+    if ca is not None:
+        ca = str(_checked(f"{where}.ca", Corner.parse, _text(ca, f"{where}.ca")))
+    return {"hex": hex_label, "ca": ca}
+
+
+def _tokens(text: str) -> tuple[Token, ...]:
+    return parse_capabilities(text) if text.strip() else ()
+
+
+def _fp(value: object, where: str) -> str | None:
+    """An FP kept as exact text (``12``, ``7.5``, ``15/2``)."""
+    if value is None:
+        return None
+    try:
+        fp = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise _fault(where, "expected a number") from None
+    if fp <= 0:
+        raise _fault(where, "must be positive")
+    return str(fp)
+
+
+def _kind_fields(
+    unit: dict[str, Any], body: Mapping[str, Any], where: str, tokens: tuple[Token, ...]
+) -> None:
+    """Fields only some kinds carry, and what each kind needs."""
+    kind = unit["kind"]
+    if kind == "scw":
+        weapon = _checked(
+            f"{where}.weapon", parse_weapon, _text(body.get("weapon"), f"{where}.weapon")
+        )
+        if weapon.family != "HEAT":
+            raise _fault(f"{where}.weapon", "an SCW fires HEAT: BAZ, PIAT, PSK, PF or PFk")
+        unit["weapon"] = weapon.name
+    elif kind == "atr":
+        unit["caliber"] = _whole(body.get("caliber"), f"{where}.caliber", 5, 30)
+    elif "weapon" in body or "caliber" in body:
+        raise _fault(where, "'weapon' is for scw units, 'caliber' for atr units")
+    needs_chart = any(
+        t.family in (Family.APCR, Family.APDS) and all(s.number is None for s in t.steps)
+        for t in tokens
+    )
+    if needs_chart and unit["size"] is None:
+        raise _fault(
+            f"{where}.size",
+            "the counter lists APCR/APDS without a number: give the gun size (e.g. 75L) for"
+            " the Ammunition Supply Chart (C8.2-chart)",
+        )
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit's fixed facts: whose it is, its counter's tokens and numbers."""
+
+    id: str
+    side: str
+    name: str
+    kind: str
+    tokens: tuple[Token, ...]
+    size: str | None
+    breakdown: int | None
+    elite: bool
+    canister_fp: Fraction | None
+    he_fp: int | None
+    origin: str | None
+    weapon: str | None
+    caliber: int | None
+    hex: Hex | None = None
+    ca: Corner | None = None
+
+    @property
+    def keeps_record(self) -> bool:
+        """Guns and vehicles have a side-record entry (C8.0); SCW and ATR do not."""
+        return self.kind in ("gun", "vehicle")
+
+    @property
+    def calibre_mm(self) -> int | None:
+        """The calibre in mm: an ATR's own, else the digits of the gun size."""
+        if self.caliber is not None:
+            return self.caliber
+        if self.size is None:
+            return None
+        digits = re.match(r"\d+", self.size)
+        return None if digits is None else int(digits[0])
+
+
+def _place(labels: GeomorphicLabels | None, text: str | None) -> Hex | None:
+    if text is None:
+        return None
+    if labels is None:
+        raise BadInput("hex", text, "the scenario gives no 'boards', so hexes have no names")
+    return labels.parse(text)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The scenario as values: date, sides, units, settings, turns."""
+
+    date: ScenarioDate
+    theater: Theater | None
+    turns: int | None
+    first: str
+    sides: tuple[str, ...]
+    nationality: Mapping[str, str]
+    units: Mapping[str, Unit]
+    settings: Settings
+    labels: GeomorphicLabels | None = None
+
+    @classmethod
+    def of(cls, body: Mapping[str, Any]) -> Sheet:
+        """Build from :func:`load_scenario`'s JSON (as stored in the log)."""
+        boards = body.get("boards")
+        labels = None if boards is None else GeomorphicLabels.of(boards)
+        units = {
+            unit_id: Unit(
+                id=unit_id,
+                side=u["side"],
+                name=u["name"],
+                kind=u["kind"],
+                tokens=_tokens(u["notation"]),
+                size=u["size"],
+                breakdown=u["breakdown"],
+                elite=u["elite"],
+                canister_fp=None if u["canister_fp"] is None else Fraction(u["canister_fp"]),
+                he_fp=u["he_fp"],
+                origin=u["origin"],
+                weapon=u["weapon"],
+                caliber=u["caliber"],
+                hex=_place(labels, u.get("hex")),
+                ca=None if u.get("ca") is None else Corner.parse(u["ca"]),
+            )
+            for unit_id, u in body["units"].items()
+        }
+        return cls(
+            date=ScenarioDate.parse(body["date"]),
+            theater=None if body["theater"] is None else Theater.parse(body["theater"]),
+            turns=body["turns"],
+            first=body["first"],
+            sides=tuple(body["sides"]),
+            nationality={side: s["nationality"] for side, s in body["sides"].items()},
+            units=units,
+            settings=Settings().override(body["settings"]),
+            labels=labels,
+        )
+
+    def other(self, side: str) -> str:
+        """The opposing side."""
+        return next(s for s in self.sides if s != side)
+
+    def context(self, unit: Unit) -> AmmoContext:
+        """What the unit's counter is read against (C8.91, C8.2-elite, date flags)."""
+        return AmmoContext(
+            self.date,
+            elite=unit.elite,
+            theater=self.theater,
+            nationality=self.nationality[unit.side],
+        )
+
+    def hex(self, text: str) -> Hex:
+        """A hex named by its board label (``4G5``); needs the scenario's ``boards``."""
+        place = _place(self.labels, text)
+        assert place is not None
+        return place
+
+    def label(self, hex: Hex) -> str:
+        assert self.labels is not None
+        return self.labels.label(hex)
+
+    def unit(self, unit_id: str) -> Unit:
+        if unit_id not in self.units:
+            raise BadInput("unit", unit_id, f"no such unit; units: {', '.join(self.units)}")
+        return self.units[unit_id]

@@ -1,0 +1,177 @@
+"""The ASL C8 game state and its fold: the side record, the turn and phase, what fired this phase.
+
+The state changes only through events (:func:`apply`); each event is a plain fact:
+
+=============  =====================================  ===========================================
+kind           data                                   effect
+=============  =====================================  ===========================================
+``phase``      turn, player, phase                    a new phase; a new Player Turn also clears
+                                                      movement and manning
+``record``     unit, ammo (family symbol), outcome    the C8.9 outcome on the side record (C8.0)
+``fired``      unit, ammo, smoke (bool)               the unit fired this phase; non-smoke fire
+                                                      closes SMOKE/WP for the phase (C8.5, C8.6)
+``malfunction`` unit                                  the Gun may not fire again
+``moved``      unit (hex, ca)                         the AFV moved this Player Turn (C8.4-halve),
+                                                      to that hex and CA when given
+``manned``     unit                                   Infantry moved to and manned it this MPh
+``over``       (none)                                 the last Player Turn has ended
+=============  =====================================  ===========================================
+
+>>> from ordnance.asl.game.scenario import Sheet, load_scenario
+>>> sheet = Sheet.of(load_scenario({"date": "1945-03", "sides": {
+...     "russian": {"units": {"t34": {"kind": "vehicle", "notation": "A5(4)/6(5) s8"}}},
+...     "german": {"units": {}}}}, None))
+>>> state = initial_state(sheet)
+>>> state.phase, state.player
+(<Phase.RPH: 'RPh'>, 'russian')
+>>> state = apply(state, "record", {"unit": "t34", "ammo": "A", "outcome": "used-last"})
+>>> state.records["russian"].guns["t34"].usable(Family.APCR)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ordnance.asl.game.scenario import Sheet
+from ordnance.asl.notation import Family
+from ordnance.asl.record import GunRecord, SideRecord
+from ordnance.asl.smoke import Phase
+from ordnance.core.errors import BadInput
+from ordnance.core.hexgrid import Corner, Hex
+
+# A Player Turn's phases in order (A3's sequence of play).
+PHASES: tuple[Phase, ...] = tuple(Phase)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One unit's shot this phase (C8.9-gt shots that never fired are not listed)."""
+
+    unit: str
+    ammo: Family
+    smoke: bool
+
+
+@dataclass(frozen=True)
+class UnitStatus:
+    """What a unit did this Player Turn, whether its Gun is malfunctioned, where it stands."""
+
+    moved: bool = False
+    manned: bool = False
+    malfunctioned: bool = False
+    hex: Hex | None = None
+    ca: Corner | None = None
+
+
+@dataclass(frozen=True)
+class AslState:
+    """The game between events: fixed ``sheet``, turn and phase, records, statuses, shots."""
+
+    sheet: Sheet
+    turn: int
+    player: str
+    phase: Phase
+    records: Mapping[str, SideRecord]
+    status: Mapping[str, UnitStatus]
+    shots: tuple[Shot, ...] = ()
+    non_smoke: frozenset[str] = field(default_factory=frozenset)
+    over: bool = False
+
+    @property
+    def phase_owner(self) -> str:
+        """Whose phase it is: the DFPh belongs to the defender, every other to the phasing side."""
+        return self.sheet.other(self.player) if self.phase is Phase.DFPH else self.player
+
+    def record(self, unit_id: str) -> GunRecord:
+        """A Gun's side-record entry (C8.0)."""
+        unit = self.sheet.unit(unit_id)
+        return self.records[unit.side].entry(unit_id)
+
+
+def initial_state(sheet: Sheet) -> AslState:
+    """Game Turn 1, the first side's Rally Phase, every Gun with its full counter (C8.0)."""
+    records = {
+        side: SideRecord(
+            {
+                u.id: GunRecord(u.tokens)
+                for u in sheet.units.values()
+                if u.side == side and u.keeps_record
+            }
+        )
+        for side in sheet.sides
+    }
+    return AslState(
+        sheet=sheet,
+        turn=1,
+        player=sheet.first,
+        phase=PHASES[0],
+        records=records,
+        status={u.id: UnitStatus(hex=u.hex, ca=u.ca) for u in sheet.units.values()},
+    )
+
+
+def next_phase(state: AslState) -> tuple[int, str, Phase] | None:
+    """The turn, phasing side and phase after this one; None when the scenario ends."""
+    index = PHASES.index(state.phase)
+    if index + 1 < len(PHASES):
+        return state.turn, state.player, PHASES[index + 1]
+    second = state.player != state.sheet.first
+    turn = state.turn + 1 if second else state.turn
+    if state.sheet.turns is not None and turn > state.sheet.turns:
+        return None
+    return turn, state.sheet.other(state.player), PHASES[0]
+
+
+def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
+    """The state after one event (see the module docstring for the kinds)."""
+    if kind == "phase":
+        player = str(data["player"])
+        new_turn = player != state.player or data["turn"] != state.turn
+        statuses = (
+            {u: replace(s, moved=False, manned=False) for u, s in state.status.items()}
+            if new_turn
+            else state.status
+        )
+        return replace(
+            state,
+            turn=int(data["turn"]),
+            player=player,
+            phase=Phase.parse(str(data["phase"])),
+            status=statuses,
+            shots=(),
+            non_smoke=frozenset(),
+        )
+    if kind == "over":
+        return replace(state, over=True)
+    unit_id = str(data["unit"])
+    side = state.sheet.unit(unit_id).side
+    if kind == "record":
+        family = Family(data["ammo"])
+        records = state.records[side].after(unit_id, family, str(data["outcome"]))
+        return replace(state, records={**state.records, side: records})
+    if kind == "fired":
+        smoke = bool(data["smoke"])
+        return replace(
+            state,
+            shots=(*state.shots, Shot(unit_id, Family(data["ammo"]), smoke)),
+            non_smoke=state.non_smoke if smoke else state.non_smoke | {side},
+        )
+    status = state.status[unit_id]
+    if kind == "malfunction":
+        status = replace(status, malfunctioned=True)
+    elif kind == "manned":
+        status = replace(status, manned=True)
+    elif kind == "moved":
+        to, ca = data.get("hex"), data.get("ca")
+        status = replace(
+            status,
+            moved=True,
+            hex=status.hex if to is None else state.sheet.hex(str(to)),
+            ca=status.ca if ca is None else Corner.parse(str(ca)),
+        )
+    else:
+        raise BadInput("event", kind, "not an ASL event")
+    return replace(state, status={**state.status, unit_id: status})

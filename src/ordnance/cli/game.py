@@ -1,0 +1,354 @@
+"""``ordnance game ...``: play a scenario through the game service.
+
+Every command takes ``--db URL`` (default ``$ORDNANCE_DB``, else a SQLite file in the user's
+data folder) and ``--json``. Commands that act for a side take ``--side`` and ``--token`` (or
+``$ORDNANCE_TOKEN``, which keeps the token out of shell history). Errors are raised and printed
+as one line by ``ordnance.cli.app.main``; nothing is stored when a command fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ordnance.cli.groups import game_app
+from ordnance.cli.output import console, emit_json, ruling_table
+from ordnance.core.errors import BadInput
+from ordnance.game.errors import LogMismatch
+
+if TYPE_CHECKING:
+    from ordnance.game.entries import Entry
+    from ordnance.game.service import Applied, GameService, NewGame
+
+Db = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Database: a SQLAlchemy URL (sqlite:///FILE, postgresql://...) or a SQLite file"
+        " path. Default: $ORDNANCE_DB, else games.sqlite3 in your data folder.",
+    ),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+GameId = Annotated[str, typer.Argument(metavar="GAME", help="The game id 'game new' printed.")]
+Side = Annotated[str, typer.Option("--side", metavar="SIDE", help="The side acting.")]
+Token = Annotated[
+    str,
+    typer.Option(
+        "--token",
+        metavar="TOKEN",
+        envvar="ORDNANCE_TOKEN",
+        help="The side's secret token from 'game new' (or $ORDNANCE_TOKEN).",
+    ),
+]
+ExpectVersion = Annotated[
+    int | None,
+    typer.Option(
+        "--expect-version",
+        metavar="N",
+        help="Refuse (stale state) unless the game is still at version N.",
+    ),
+]
+
+
+@contextmanager
+def _service(db: str | None) -> Iterator[GameService]:
+    # Imported here: the storage stack (SQLAlchemy) costs every other command start-up time.
+    from ordnance.game.service import GameService  # noqa: PLC0415
+
+    service = GameService(db)
+    try:
+        yield service
+    finally:
+        service.close()
+
+
+@game_app.command("new")
+def new_command(
+    scenario: Annotated[Path, typer.Argument(metavar="SCENARIO", help="A scenario YAML file.")],
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Start a game from a scenario; prints the game id and each side's secret token."""
+    with _service(db) as service:
+        made = service.new_game(scenario)
+    _print_new(made, as_json, f"New game {made.game}")
+
+
+@game_app.command("import")
+def import_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A log from 'game export'.")],
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Verify an exported log and store it as a game here, with new tokens for its sides."""
+    data = _read(file)
+    with _service(db) as service:
+        made = service.import_log(data)
+    _print_new(made, as_json, f"Imported game {made.game} at version {made.version}")
+
+
+def _print_new(made: NewGame, as_json: bool, title: str) -> None:
+    if as_json:
+        emit_json(made.to_json())
+        return
+    table = Table(title=title, title_justify="left")
+    table.add_column("side")
+    table.add_column("token (keep it secret; it is shown only now)")
+    for side, token in made.tokens.items():
+        table.add_row(side, token)
+    console.print(table)
+    if made.commitment is not None:
+        console.print(Text(f"Server seed commitment (SHA-256): {made.commitment}"))
+
+
+@game_app.command("status")
+def status_command(
+    game: GameId,
+    side: Annotated[
+        str | None, typer.Option("--side", metavar="SIDE", help="List this side's legal actions.")
+    ] = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Where the game stands: turn, phase, each Gun's record, dice, legal actions."""
+    with _service(db) as service:
+        status = service.status(game, side)
+    if as_json:
+        emit_json(status)
+        return
+    state = status["state"]
+    console.print(
+        Text(
+            f"Game {status['game']} ({status['scenario']}), version {status['version']}:"
+            f" turn {state['turn']}, {state['player']} Player Turn, {state['phase']}"
+            + (" - over" if status["over"] else f"; {status['to_move']} to act"),
+            style="bold",
+        )
+    )
+    table = Table(title="Side record (C8.0)", title_justify="left")
+    for column in ("unit", "side", "counter", "may still use", "out of", "status"):
+        table.add_column(column)
+    for unit_id, unit in state["units"].items():
+        rows = unit["ammunition"]
+        usable = [f"{r['ammo']} ({r['depletion_number'] or '-'})" for r in rows if r["usable"]]
+        out = [r["ammo"] for r in rows if r["exhausted"]]
+        flags = [name for name in ("moved", "manned", "malfunctioned") if unit[name]]
+        table.add_row(
+            unit_id,
+            unit["side"],
+            unit["notation"] or "-",
+            ", ".join(usable) or "-",
+            ", ".join(out) or "-",
+            ", ".join(flags) or "-",
+        )
+    console.print(table)
+    fired = ", ".join(f"{s['unit']} {s['ammo']}" for s in state["fired_this_phase"])
+    console.print(Text(f"Fired this phase: {fired or 'nothing'}"))
+    for acting, actions in status["legal_actions"].items():
+        console.print(Text(f"{acting} may: {'; '.join(actions) or 'nothing'}", style="dim"))
+
+
+@game_app.command(
+    "do",
+    context_settings={"ignore_unknown_options": True},
+)
+def do_command(
+    game: GameId,
+    words: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="COMMAND...",
+            help="e.g. 'fire pak --ammo APCR', 'canister at45 --drm 1', 'phase next'."
+            " With 'dice: physical' add --dice W,C.",
+        ),
+    ],
+    *,
+    side: Side,
+    token: Token,
+    expect_version: ExpectVersion = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Send one command for a side; it is checked, resolved and logged, or refused."""
+    with _service(db) as service:
+        applied = service.do(game, side, token, words, expect_version=expect_version)
+    _print_applied(applied, as_json)
+
+
+@game_app.command("undo")
+def undo_command(
+    game: GameId,
+    *,
+    side: Side,
+    token: Token,
+    expect_version: ExpectVersion = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Take back your latest command, if no die has been rolled or revealed since."""
+    with _service(db) as service:
+        applied = service.undo(game, side, token, expect_version=expect_version)
+    _print_applied(applied, as_json)
+
+
+@game_app.command("seed")
+def seed_command(
+    game: GameId,
+    seed: Annotated[str, typer.Argument(metavar="SEED", help="Any text of your choosing.")],
+    *,
+    side: Side,
+    token: Token,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Mix your own seed into the fair dice (before the first roll of the seed epoch)."""
+    with _service(db) as service:
+        applied = service.add_seed(game, side, token, seed)
+    _print_applied(applied, as_json)
+
+
+@game_app.command("reveal")
+def reveal_command(
+    game: GameId,
+    *,
+    side: Side,
+    token: Token,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Agree to reveal the server seed; once every side agrees it is revealed (and renewed)."""
+    with _service(db) as service:
+        applied = service.consent(game, side, token)
+    _print_applied(applied, as_json)
+
+
+def _print_applied(applied: Applied, as_json: bool) -> None:
+    data = applied.to_json()
+    if as_json:
+        emit_json(data)
+        return
+    entry = applied.entries[0]
+    ruling = applied.ruling
+    rows: list[tuple[str, object]] = [("Entry", f"{entry.seq} ({entry.type})")]
+    for roll in data["rolls"]:
+        rows.append((f"Roll {roll['index']}", f"{roll['purpose']}: {_faces(roll['faces'])}"))
+    for event in data["events"]:
+        rows.append(("Event", _event_text(event)))
+    for extra in applied.entries[1:]:
+        rows.append(("Then", _entry_line(extra)))
+    rows.append(("Version", applied.version))
+    title = ruling["command"] if ruling is not None else _entry_line(entry)
+    console.print(ruling_table(title, rows))
+    if ruling is not None:
+        console.print(Text(str(ruling["explanation"])))
+        console.print(Text(f"Rules: {', '.join(ruling['clauses'])}", style="dim"))
+
+
+def _faces(faces: list[int]) -> str:
+    return ",".join(str(f) for f in faces)
+
+
+def _event_text(event: dict[str, Any]) -> str:
+    data = ", ".join(f"{k}={v}" for k, v in event["data"].items())
+    return f"{event['kind']} {data}".strip()
+
+
+def _entry_line(entry: Entry) -> str:
+    body = entry.body
+    if entry.type == "command":
+        rolls = "; ".join(f"{r['purpose']}: {_faces(r['faces'])}" for r in body["rolls"])
+        return f"{entry.side}: {body['command']['text']}" + (f" [{rolls}]" if rolls else "")
+    if entry.type == "undo":
+        return f"{entry.side} undoes entry {body['undone']}"
+    if entry.type == "seed":
+        return f"{entry.side} adds a seed to epoch {body['epoch']}"
+    if entry.type == "consent":
+        return f"{entry.side} agrees to reveal the seed of epoch {body['epoch']}"
+    if entry.type == "reveal":
+        return f"server seed of epoch {body['epoch']} revealed: {body['seed']}"
+    if entry.type == "resume":
+        return f"epoch {body['epoch']} begins ({body['reason']})"
+    scenario = body["scenario"]
+    return f"game {body['game']} starts: {scenario['name']} ({scenario['ruleset']})"
+
+
+@game_app.command("log")
+def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
+    """Every entry of the game's log, in order."""
+    with _service(db) as service:
+        log = service.log(game)
+    if as_json:
+        emit_json({"game": game, "entries": [e.to_json() for e in log]})
+        return
+    table = Table(title=f"Log of game {game}", title_justify="left")
+    table.add_column("seq", justify="right")
+    table.add_column("entry")
+    table.add_column("hash")
+    for entry in log:
+        table.add_row(str(entry.seq), Text(_entry_line(entry)), entry.hash[:12])
+    console.print(table)
+
+
+@game_app.command("list")
+def list_command(db: Db = None, as_json: AsJson = False) -> None:
+    """The games in the database."""
+    with _service(db) as service:
+        games = service.store.game_ids()
+    rows = [{"game": g, "ruleset": r, "version": v} for g, r, v in games]
+    if as_json:
+        emit_json({"games": rows})
+        return
+    for row in rows:
+        console.print(Text(f"{row['game']}  {row['ruleset']}  version {row['version']}"))
+
+
+@game_app.command("export")
+def export_command(
+    game: GameId,
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Where to write the log.")],
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Write the game's log to one JSON file (hash-chained, one entry per line)."""
+    with _service(db) as service:
+        text = service.export(game)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise BadInput("file", str(out), f"cannot be written ({error.strerror})") from None
+    entries = text.count("\n") - 2
+    if as_json:
+        emit_json({"game": game, "file": str(out), "entries": entries})
+        return
+    console.print(Text(f"Wrote {entries} entries of game {game} to {out}"))
+
+
+@game_app.command("verify")
+def verify_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A log from 'game export'.")],
+    as_json: AsJson = False,
+) -> None:
+    """Check an exported log: chain, replay of every command, every roll against its seed."""
+    from ordnance.game.logfile import verify  # noqa: PLC0415
+
+    report = verify(_read(file))
+    if as_json:
+        emit_json(report.to_json())
+    elif report.ok:
+        console.print(Text(report.to_json()["explanation"]))
+    if report.failure is not None:
+        raise LogMismatch(report.failure.entry, f"{report.failure.problem} ({file})")
+
+
+def _read(file: Path) -> bytes:
+    try:
+        return file.read_bytes()
+    except OSError as error:
+        raise BadInput("file", str(file), f"cannot be read ({error.strerror})") from None

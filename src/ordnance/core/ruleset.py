@@ -1,0 +1,189 @@
+"""What a ruleset offers the game service: the protocol and the values that cross it.
+
+A game is a ruleset, a scenario and an ordered log. The service knows a ruleset only through
+:class:`Ruleset` (state, whose move it is, legal actions, resolve, apply: the shape OpenSpiel
+gives research games), so a ruleset can be written, tested and replayed without the service.
+
+Everything that crosses the boundary is a frozen value with a JSON form: :class:`Command` (what a
+side asks for), :class:`Event` (a fact the fold applies), :class:`RollRecord` (one die roll as the
+log keeps it) and :class:`Resolution` (the events of one command and the ruling that explains
+them).
+
+>>> command = Command("german", "fire", {"gun": "pak", "ammo": "APCR"}, "fire pak --ammo APCR")
+>>> Command.from_json(command.to_json()) == command
+True
+>>> Event.from_json({"kind": "phase", "data": {"phase": "PFPh"}})
+Event(kind='phase', data={'phase': 'PFPh'})
+>>> RollRecord(0, "To Hit DR", "DR", (3, 4), "fair").to_json()["faces"]
+[3, 4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol, TypeVar
+
+from ordnance.core.dice import DiceSource
+from ordnance.core.errors import BadInput
+
+JsonObject = dict[str, Any]
+RollKind = Literal["DR", "dr"]
+RollSource = Literal["fair", "physical"]
+
+StateT = TypeVar("StateT")
+
+
+def _object(data: object, what: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise BadInput(what, str(data)[:60], "expected a JSON object")
+    return data
+
+
+@dataclass(frozen=True)
+class Command:
+    """A side's request, parsed: ``verb`` and its ``args`` (JSON values); ``text`` reads it back."""
+
+    side: str
+    verb: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+    def to_json(self) -> JsonObject:
+        return {"side": self.side, "verb": self.verb, "args": dict(self.args), "text": self.text}
+
+    @classmethod
+    def from_json(cls, data: object) -> Command:
+        body = _object(data, "command")
+        try:
+            return cls(str(body["side"]), str(body["verb"]), dict(body["args"]), str(body["text"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise BadInput("command", str(data)[:60], f"missing or bad field {error}") from None
+
+
+@dataclass(frozen=True)
+class Event:
+    """One fact a command established; the state is the fold of these."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JsonObject:
+        return {"kind": self.kind, "data": dict(self.data)}
+
+    @classmethod
+    def from_json(cls, data: object) -> Event:
+        body = _object(data, "event")
+        if not isinstance(body.get("kind"), str) or not isinstance(body.get("data"), Mapping):
+            raise BadInput("event", str(data)[:60], "expected {kind: text, data: object}")
+        return cls(body["kind"], dict(body["data"]))
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """One roll as the log keeps it: its index in the game, purpose, kind, faces and source.
+
+    ``epoch`` names the fair-dice seed the roll came from (None for physical dice).
+    """
+
+    index: int
+    purpose: str
+    kind: RollKind
+    faces: tuple[int, ...]
+    source: RollSource
+    epoch: int | None = None
+
+    def to_json(self) -> JsonObject:
+        return {
+            "index": self.index,
+            "purpose": self.purpose,
+            "kind": self.kind,
+            "faces": list(self.faces),
+            "source": self.source,
+            "epoch": self.epoch,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> RollRecord:
+        body = _object(data, "roll")
+        try:
+            kind, source = body["kind"], body["source"]
+            if kind not in ("DR", "dr") or source not in ("fair", "physical"):
+                raise ValueError("kind or source")
+            epoch = body.get("epoch")
+            return cls(
+                int(body["index"]),
+                str(body["purpose"]),
+                kind,
+                tuple(int(face) for face in body["faces"]),
+                source,
+                None if epoch is None else int(epoch),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise BadInput("roll", str(data)[:60], f"missing or bad field {error}") from None
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What one command did: the events to append and the ruling (JSON) that explains them."""
+
+    events: tuple[Event, ...]
+    ruling: Mapping[str, Any]
+
+
+class Ruleset(Protocol[StateT]):
+    """A game's rules as the service sees them. Every method is pure given its arguments.
+
+    Refusals raise :class:`~ordnance.core.errors.IllegalAction` (clause and sentence), malformed
+    input :class:`~ordnance.core.errors.BadInput`; neither may leave anything changed.
+    """
+
+    @property
+    def name(self) -> str:
+        """The name scenario files give in ``ruleset:``."""
+        ...
+
+    def load_scenario(self, data: Mapping[str, Any], base: Path | None) -> JsonObject:
+        """Check a scenario file's content and return it self-contained and JSON-able.
+
+        ``base`` is the folder relative paths in the file start from. Whatever the scenario takes
+        from other files (counter data) is copied in, so the log alone can be replayed.
+        """
+        ...
+
+    def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
+        """The sides of a loaded scenario, in order; each gets its own token."""
+        ...
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> StateT:
+        """The state before any command, from :meth:`load_scenario`'s result."""
+        ...
+
+    def parse_command(self, side: str, words: Sequence[str]) -> Command:
+        """Read a command's words (``fire pak --ammo APCR``) for ``side``."""
+        ...
+
+    def to_move(self, state: StateT) -> str | None:
+        """The side expected to act next (None once the game is over)."""
+        ...
+
+    def legal_actions(self, state: StateT, side: str) -> tuple[str, ...]:
+        """Command texts ``side`` may send now, each accepted by :meth:`parse_command`."""
+        ...
+
+    def resolve(self, state: StateT, command: Command, dice: DiceSource) -> Resolution:
+        """Check ``command`` against ``state`` and resolve it, rolling only through ``dice``."""
+        ...
+
+    def apply(self, state: StateT, event: Event) -> StateT:
+        """The state after one event (the fold step)."""
+        ...
+
+    def is_over(self, state: StateT) -> bool:
+        """Whether the scenario has ended."""
+        ...
+
+    def view(self, state: StateT) -> JsonObject:
+        """The state as JSON for ``status`` (the shared side record)."""
+        ...

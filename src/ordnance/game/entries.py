@@ -1,0 +1,110 @@
+"""Log entries: canonical JSON, each chained to the one before by its SHA-256 (SYS.record).
+
+An entry is ``{seq, type, side, body, prev}`` plus its ``hash``: the SHA-256 of the canonical
+JSON (sorted keys, no spaces, UTF-8) of the other five fields. ``prev`` is the previous entry's
+hash (64 zeros for the first), so changing, dropping or reordering any entry breaks every hash
+after it.
+
+Entry types and their bodies:
+
+=========== ============================================================================
+``start``   game id, ruleset, engine version, scenario, sides, dice mode, commitment (epoch 0)
+``command`` command (side, verb, args, text), rolls, events, ruling
+``undo``    ``undone``: the seq of the command entry taken back
+``seed``    a side's own dice seed for the current epoch
+``consent`` a side agrees to reveal the current epoch's server seed
+``reveal``  the epoch, its server seed (hex) and the commitment of the next epoch
+``resume``  a new epoch's commitment after an import (the old server seed is not known here)
+=========== ============================================================================
+
+>>> first = make_entry(0, "start", None, {"game": "g1"}, GENESIS)
+>>> second = make_entry(1, "seed", "german", {"seed": "x", "epoch": 0}, first.hash)
+>>> second.prev == first.hash, Entry.from_json(second.to_json()) == second
+(True, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ordnance.core.errors import BadInput
+
+GENESIS = "0" * 64
+TYPES = ("start", "command", "undo", "seed", "consent", "reveal", "resume")
+
+
+def canonical(data: Any) -> str:
+    """The one JSON text of a value: sorted keys, no whitespace, non-ASCII kept."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(content: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical(content).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One log entry (see the module docstring)."""
+
+    seq: int
+    type: str
+    side: str | None
+    body: Mapping[str, Any]
+    prev: str
+    hash: str
+
+    def content(self) -> dict[str, Any]:
+        """What the hash covers."""
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "side": self.side,
+            "body": dict(self.body),
+            "prev": self.prev,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.content(), "hash": self.hash}
+
+    @property
+    def rolls(self) -> list[Any]:
+        """The rolls a command entry recorded (none for other types)."""
+        rolls: list[Any] = self.body.get("rolls", []) if self.type == "command" else []
+        return rolls
+
+    @classmethod
+    def from_json(cls, data: object) -> Entry:
+        """Read an entry, checking its shape (not its hash: see :func:`check_hash`)."""
+        if not isinstance(data, Mapping):
+            raise BadInput("log entry", str(data)[:60], "expected a JSON object")
+        expected = {"seq", "type", "side", "body", "prev", "hash"}
+        if set(data) != expected:
+            raise BadInput(
+                "log entry", str(sorted(data)), f"expected the fields {sorted(expected)}"
+            )
+        seq, kind, side, body = data["seq"], data["type"], data["side"], data["body"]
+        if isinstance(seq, bool) or not isinstance(seq, int) or kind not in TYPES:
+            raise BadInput("log entry", str(seq), "bad seq or type")
+        if not (side is None or isinstance(side, str)) or not isinstance(body, Mapping):
+            raise BadInput("log entry", str(seq), "bad side or body")
+        if not all(isinstance(data[k], str) for k in ("prev", "hash")):
+            raise BadInput("log entry", str(seq), "bad prev or hash")
+        return cls(seq, kind, side, dict(body), data["prev"], data["hash"])
+
+    def check_hash(self) -> bool:
+        return digest(self.content()) == self.hash
+
+
+def make_entry(seq: int, kind: str, side: str | None, body: Mapping[str, Any], prev: str) -> Entry:
+    """A new entry, hashed and chained to ``prev``.
+
+    The body goes through its JSON text once, so the entry equals what a reader gets back
+    (tuples become lists) and the hash is the one a verifier recomputes.
+    """
+    plain: dict[str, Any] = json.loads(canonical(body))
+    content = {"seq": seq, "type": kind, "side": side, "body": plain, "prev": prev}
+    return Entry(seq, kind, side, plain, prev, digest(content))

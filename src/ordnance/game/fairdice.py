@@ -1,0 +1,164 @@
+"""Fair dice between people (SYS.dice): a committed server seed, side seeds, HMAC-SHA256 rolls.
+
+When a game starts the server draws a secret seed from :mod:`secrets` (never from the clock)
+and publishes only its SHA-256 (the commitment) in the first log entry. Each side may add a seed
+of its own before the first roll of that seed's epoch. Roll ``k`` is derived as
+
+    HMAC-SHA256(key = server seed,
+                message = "ordnance-dice-v1" NUL canonical-JSON{game, epoch, seeds, roll: k}
+                          NUL block (4 bytes, big-endian))
+
+and each byte of the digest below 252 gives one face, ``byte % 6 + 1`` (252 = 6 x 42, so every
+face has exactly 42 of the accepted byte values: rejection sampling, no modulo bias); bytes from
+252 up are skipped, and further blocks follow if a digest runs out. Once the seed is revealed
+anyone can recompute every roll (:func:`faces`) and check the seed against the commitment.
+
+>>> seed = bytes(range(32))
+>>> commitment(seed)[:16]
+'630dcd2966c43366'
+>>> [faces(seed, "g1", 0, {}, index=k, count=2) for k in range(3)]
+[(4, 4), (2, 4), (2, 4)]
+>>> [faces(seed, "g1", 0, {"german": "lucky"}, index=k, count=2) for k in range(3)]
+[(4, 4), (1, 3), (1, 1)]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from ordnance.core.dice import DR, DieRoll
+from ordnance.core.errors import BadInput
+from ordnance.core.ruleset import RollKind, RollRecord
+
+SEED_BYTES = 32
+# 252 is the largest multiple of 6 not above 256: bytes below it map to faces without bias.
+_ACCEPT_BELOW = 252
+_DOMAIN = b"ordnance-dice-v1\x00"
+MAX_SIDE_SEED = 200
+
+
+def new_server_seed() -> bytes:
+    """A fresh secret seed from the operating system's CSPRNG."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    """The published promise: the seed's SHA-256, hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def check_side_seed(text: str) -> str:
+    """A side's seed is any printable text up to 200 characters.
+
+    >>> check_side_seed(" dice of fate ")
+    'dice of fate'
+    """
+    seed = text.strip()
+    if not seed or len(seed) > MAX_SIDE_SEED or not seed.isprintable():
+        raise BadInput("seed", text, f"expected 1 to {MAX_SIDE_SEED} printable characters")
+    return seed
+
+
+def _message(game: str, epoch: int, seeds: Mapping[str, str], index: int) -> bytes:
+    body = {"game": game, "epoch": epoch, "seeds": dict(seeds), "roll": index}
+    return _DOMAIN + json.dumps(body, sort_keys=True, separators=(",", ":")).encode() + b"\x00"
+
+
+def _face_stream(seed: bytes, message: bytes) -> Iterator[int]:
+    block = 0
+    while True:
+        digest = hmac.new(seed, message + block.to_bytes(4, "big"), hashlib.sha256).digest()
+        for byte in digest:
+            if byte < _ACCEPT_BELOW:
+                yield byte % 6 + 1
+        block += 1
+
+
+def faces(
+    seed: bytes, game: str, epoch: int, seeds: Mapping[str, str], *, index: int, count: int
+) -> tuple[int, ...]:
+    """The ``count`` faces of roll ``index`` (2 for a DR, 1 for a dr)."""
+    stream = _face_stream(seed, _message(game, epoch, seeds, index))
+    return tuple(next(stream) for _ in range(count))
+
+
+@dataclass
+class FairDice:
+    """A :class:`~ordnance.core.dice.DiceSource` for one command: rolls from ``start`` on, logged.
+
+    >>> dice = FairDice(bytes(32), "g1", 0, {}, start=5)
+    >>> roll = dice.roll_dr("To Hit DR")
+    >>> [(r.index, r.purpose, r.faces == (roll.white, roll.colored)) for r in dice.rolls]
+    [(5, 'To Hit DR', True)]
+    """
+
+    seed: bytes
+    game: str
+    epoch: int
+    seeds: Mapping[str, str]
+    start: int
+    rolls: list[RollRecord] = field(default_factory=list)
+
+    def _roll(self, purpose: str, kind: RollKind, count: int) -> tuple[int, ...]:
+        index = self.start + len(self.rolls)
+        shown = faces(self.seed, self.game, self.epoch, self.seeds, index=index, count=count)
+        self.rolls.append(RollRecord(index, purpose, kind, shown, "fair", self.epoch))
+        return shown
+
+    def roll_dr(self, purpose: str) -> DR:
+        return DR(*self._roll(purpose, "DR", 2))
+
+    def roll_die(self, purpose: str) -> DieRoll:
+        return DieRoll(*self._roll(purpose, "dr", 1))
+
+
+@dataclass
+class PhysicalDice:
+    """Physical dice the players entered (``--dice``), handed out in order and logged."""
+
+    entered: list[DR | DieRoll]
+    start: int
+    rolls: list[RollRecord] = field(default_factory=list)
+
+    def _next(self, purpose: str) -> DR | DieRoll:
+        if len(self.rolls) >= len(self.entered):
+            raise BadInput(
+                "dice", "", f"this scenario uses physical dice: give --dice for {purpose}"
+            )
+        return self.entered[len(self.rolls)]
+
+    def roll_dr(self, purpose: str) -> DR:
+        roll = self._next(purpose)
+        if not isinstance(roll, DR):
+            raise BadInput("dice", str(roll), f"{purpose} needs two dice (W,C)")
+        self.rolls.append(
+            RollRecord(
+                self.start + len(self.rolls), purpose, "DR", (roll.white, roll.colored), "physical"
+            )
+        )
+        return roll
+
+    def roll_die(self, purpose: str) -> DieRoll:
+        roll = self._next(purpose)
+        if not isinstance(roll, DieRoll):
+            raise BadInput("dice", str(roll), f"{purpose} needs one die")
+        self.rolls.append(
+            RollRecord(self.start + len(self.rolls), purpose, "dr", (roll.value,), "physical")
+        )
+        return roll
+
+    def check_all_used(self) -> None:
+        """Refuse dice that were entered but never rolled (a typo, or the wrong command)."""
+        if len(self.entered) > len(self.rolls):
+            unused = ", ".join(str(r) for r in self.entered[len(self.rolls) :])
+            raise BadInput("dice", unused, "more dice were entered than the command rolls")
+
+
+def parse_entered(text: str) -> DR | DieRoll:
+    """``3,4`` is a DR, ``5`` a single die."""
+    return DR.parse(text) if "," in text else DieRoll.parse(text)

@@ -1,0 +1,343 @@
+"""Where game logs live: SQLAlchemy 2 over SQLite (default) or PostgreSQL, Alembic-migrated.
+
+Four tables (``migrations/versions``): ``games`` (id, ruleset, version = number of entries),
+``entries`` (game, seq, type, side, body as canonical JSON text, prev, hash), ``tokens`` (the
+SHA-256 of each side's token) and ``dice_seeds`` (each epoch's secret server seed).
+
+Writes are guarded by the version (optimistic concurrency): an append names the version its
+command was decided on, and ``UPDATE games SET version = new WHERE version = based_on`` moves it
+only when nobody else has; otherwise :class:`~ordnance.game.errors.StaleState`. The entries
+commit in the same transaction, so an entry is either wholly stored or not at all.
+
+SQLite runs in WAL mode with ``synchronous=FULL`` (a commit is on disk before it is
+acknowledged) and writes take the database lock up front (``BEGIN IMMEDIATE``), waiting up to a
+minute for another writer. The schema is created or upgraded on first use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
+
+from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.game.entries import Entry, canonical
+from ordnance.game.errors import StaleState
+from ordnance.game.migrations import __file__ as _migrations_init
+
+HEAD = "0001"  # the newest migration; tests check it against the migrations folder
+MIGRATIONS = Path(_migrations_init).parent
+_WRITE = "ordnance_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
+SQLITE_BUSY_SECONDS = 60
+
+metadata = sa.MetaData()
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+)
+entries = sa.Table(
+    "entries",
+    metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("type", sa.String(16), nullable=False),
+    sa.Column("side", sa.String(32), nullable=True),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("prev", sa.String(64), nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+)
+tokens = sa.Table(
+    "tokens",
+    metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("side", sa.String(32), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+)
+dice_seeds = sa.Table(
+    "dice_seeds",
+    metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("epoch", sa.Integer, primary_key=True),
+    sa.Column("seed", sa.String(64), nullable=False),
+)
+
+
+class StorageError(OrdnanceError):
+    """The database cannot be reached or used; says which (password hidden)."""
+
+    def __init__(self, url: str, problem: str) -> None:
+        super().__init__(url, problem)
+        self.url, self.problem = url, problem
+
+    def __str__(self) -> str:
+        return f"database {self.url}: {self.problem}"
+
+
+def default_database() -> Path:
+    """The per-user SQLite file used when neither ``--db`` nor ``$ORDNANCE_DB`` is given."""
+    return Path(platformdirs.user_data_dir("ordnance", appauthor=False)) / "games.sqlite3"
+
+
+def database_url(given: str | None = None) -> str:
+    """The SQLAlchemy URL for ``--db`` (a URL, or a path to a SQLite file), ``$ORDNANCE_DB``,
+    or the default file. ``postgresql://`` means psycopg 3.
+
+    >>> database_url("postgresql://u@h/db")
+    'postgresql+psycopg://u@h/db'
+    >>> database_url("/tmp/g.db")
+    'sqlite:////tmp/g.db'
+    """
+    text = given or os.environ.get("ORDNANCE_DB") or str(default_database())
+    if "://" not in text:
+        return f"sqlite:///{Path(text).expanduser().resolve()}"
+    for plain in ("postgresql://", "postgres://"):
+        if text.startswith(plain):
+            return "postgresql+psycopg://" + text.removeprefix(plain)
+    return text
+
+
+def _shown(url: sa.URL) -> str:
+    return url.render_as_string(hide_password=True)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; a SQLite file (and its folder) is created on first use."""
+    try:
+        parsed = sa.make_url(url)
+        is_sqlite = parsed.get_backend_name() == "sqlite"
+        if is_sqlite and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        options: dict[str, Any] = (
+            {"connect_args": {"timeout": SQLITE_BUSY_SECONDS}} if is_sqlite else {}
+        )
+        engine = sa.create_engine(parsed, **options)
+    except (ArgumentError, NoSuchModuleError, ValueError) as error:
+        raise BadInput("database URL", url, str(error).splitlines()[0]) from None
+    except OSError as error:
+        raise StorageError(url, f"cannot create its folder ({error.strerror})") from None
+    if is_sqlite:
+        _sqlite_setup(engine)
+    return engine
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        # The driver's own transaction handling is off; the "begin" hook below says BEGIN.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        writes = connection.get_execution_options().get(_WRITE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema revision the database is at (None: no tables yet)."""
+    with engine.connect() as connection:
+        if not sa.inspect(connection).has_table("alembic_version"):
+            return None
+        found = connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+        connection.rollback()
+    return None if found is None else str(found)
+
+
+def ensure_schema(engine: Engine) -> None:
+    """Create or upgrade the tables (first use); one cheap query when they are current."""
+    if current_revision(engine) == HEAD:
+        return
+    # Alembic is imported only here: most runs find the schema current and never need it.
+    from alembic import command  # noqa: PLC0415
+    from alembic.config import Config  # noqa: PLC0415
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with _transaction(engine, write=True) as connection:
+        if connection.dialect.name == "postgresql":
+            # Two processes opening a fresh database: the second waits, then finds it done.
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(481516)"))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+@contextmanager
+def _transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
+    with engine.connect() as connection:
+        if write:
+            connection.execution_options(**{_WRITE: True})
+        with connection.begin():
+            yield connection
+
+
+class Store:
+    """The game tables of one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._shown = _shown(self.engine.url)
+        with self._errors():
+            ensure_schema(self.engine)
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Database failures become one StorageError line (no traceback, no password)."""
+        try:
+            yield
+        except OperationalError as error:
+            reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
+            raise StorageError(self._shown, reason) from None
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        with self._errors(), _transaction(self.engine, write=False) as connection:
+            yield connection
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        with self._errors(), _transaction(self.engine, write=True) as connection:
+            yield connection
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- reads -------------------------------------------------------------------------------
+
+    def version(self, game: str) -> int:
+        """The number of entries of ``game``; BadInput when there is no such game."""
+        with self.reading() as connection:
+            found = connection.execute(
+                sa.select(games.c.version).where(games.c.id == game)
+            ).scalar_one_or_none()
+        if found is None:
+            raise BadInput("game", game, f"no such game in {self._shown}")
+        return int(found)
+
+    def entries(self, game: str, start: int = 0) -> list[Entry]:
+        """The entries from ``start`` on, in order."""
+        query = (
+            sa.select(entries)
+            .where(entries.c.game_id == game, entries.c.seq >= start)
+            .order_by(entries.c.seq)
+        )
+        with self.reading() as connection:
+            rows = connection.execute(query).all()
+        return [
+            Entry(row.seq, row.type, row.side, json.loads(row.body), row.prev, row.hash)
+            for row in rows
+        ]
+
+    def token_hash(self, game: str, side: str) -> str | None:
+        query = sa.select(tokens.c.token_hash).where(
+            tokens.c.game_id == game, tokens.c.side == side
+        )
+        with self.reading() as connection:
+            found = connection.execute(query).scalar_one_or_none()
+        return None if found is None else str(found)
+
+    def server_seed(self, game: str, epoch: int) -> bytes | None:
+        query = sa.select(dice_seeds.c.seed).where(
+            dice_seeds.c.game_id == game, dice_seeds.c.epoch == epoch
+        )
+        with self.reading() as connection:
+            found = connection.execute(query).scalar_one_or_none()
+        return None if found is None else bytes.fromhex(found)
+
+    def game_ids(self) -> list[tuple[str, str, int]]:
+        """Every game: id, ruleset, version."""
+        with self.reading() as connection:
+            rows = connection.execute(sa.select(games).order_by(games.c.id)).all()
+        return [(row.id, row.ruleset, row.version) for row in rows]
+
+    # --- writes ------------------------------------------------------------------------------
+
+    def create(
+        self,
+        game: str,
+        ruleset: str,
+        log: list[Entry],
+        token_hashes: Mapping[str, str],
+        seeds: Mapping[int, bytes],
+    ) -> None:
+        """Store a new game with its first entries, tokens and seeds, all or nothing."""
+        try:
+            with self.writing() as connection:
+                connection.execute(
+                    games.insert().values(id=game, ruleset=ruleset, version=len(log))
+                )
+                self._insert(connection, game, log, seeds)
+                if token_hashes:
+                    connection.execute(
+                        tokens.insert(),
+                        [
+                            {"game_id": game, "side": s, "token_hash": h}
+                            for s, h in token_hashes.items()
+                        ],
+                    )
+        except IntegrityError:
+            raise BadInput("game", game, f"already exists in {self._shown}") from None
+
+    def append(
+        self, game: str, based_on: int, new: list[Entry], seeds: Mapping[int, bytes] | None = None
+    ) -> None:
+        """Append entries decided at version ``based_on``; StaleState if the game moved."""
+        try:
+            with self.writing() as connection:
+                moved = connection.execute(
+                    games.update()
+                    .where(games.c.id == game, games.c.version == based_on)
+                    .values(version=based_on + len(new))
+                )
+                if moved.rowcount != 1:
+                    current = connection.execute(
+                        sa.select(games.c.version).where(games.c.id == game)
+                    ).scalar_one_or_none()
+                    if current is None:
+                        raise BadInput("game", game, f"no such game in {self._shown}")
+                    raise StaleState(game, based_on, int(current))
+                self._insert(connection, game, new, seeds or {})
+        except IntegrityError:
+            # Only a racing writer can get here (the version check should have caught it).
+            raise StaleState(game, based_on, based_on + 1) from None
+
+    @staticmethod
+    def _insert(
+        connection: Connection, game: str, log: list[Entry], seeds: Mapping[int, bytes]
+    ) -> None:
+        if log:
+            connection.execute(
+                entries.insert(),
+                [
+                    {
+                        "game_id": game,
+                        "seq": e.seq,
+                        "type": e.type,
+                        "side": e.side,
+                        "body": canonical(e.body),
+                        "prev": e.prev,
+                        "hash": e.hash,
+                    }
+                    for e in log
+                ],
+            )
+        if seeds:
+            connection.execute(
+                dice_seeds.insert(),
+                [{"game_id": game, "epoch": epoch, "seed": s.hex()} for epoch, s in seeds.items()],
+            )

@@ -1,0 +1,183 @@
+"""``ordnance game ...``: JSON contracts, one-line errors that leave the log untouched, the tour."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from ordnance.cli import tour
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "asl-c8-demo.yaml"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+@pytest.fixture
+def game(cli, db):
+    result = cli("game", "new", str(EXAMPLE), "--db", db, "--json")
+    assert result.code == 0 and result.err == ""
+    return result.json
+
+
+def do(cli, db, game, side, *words, json=True):
+    args = ["game", "do", game["game"], "--side", side, "--token", game["tokens"][side]]
+    return cli(*args, "--db", db, *(["--json"] if json else []), *words)
+
+
+def log_of(cli, db, game):
+    return cli("game", "log", game["game"], "--db", db, "--json").json["entries"]
+
+
+def one_line(result, code):
+    assert result.code == code and result.out == ""
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ordnance: ") and "Traceback" not in result.err
+    return lines[0]
+
+
+@pytest.mark.clause("SYS.record", "SYS.dice")
+def test_new_prints_the_game_id_and_a_token_per_side(game):
+    assert set(game) >= {"game", "tokens", "version", "commitment"}
+    assert set(game["tokens"]) == {"german", "russian"} and len(game["commitment"]) == 64
+
+
+@pytest.mark.clause("C8.0", "C8.9-eq")
+def test_do_fire_status_and_log(cli, db, game):
+    assert do(cli, db, game, "german", "phase", "next").code == 0
+    shot = do(cli, db, game, "german", "fire", "pak", "--ammo", "APCR").json
+    assert shot["seq"] == 2 and shot["rolls"][0]["purpose"] == "To Hit DR (APCR) for pak"
+    assert shot["ruling"]["clauses"] and shot["ruling"]["explanation"]
+    status = cli("game", "status", game["game"], "--db", db, "--json").json
+    assert status["version"] == 3 and status["state"]["phase"] == "PFPh"
+    rows = {r["ammo"]: r for r in status["state"]["units"]["pak"]["ammunition"]}
+    outcome = shot["ruling"]["depletion"]["outcome"]
+    assert rows["APCR"]["exhausted"] == (outcome != "used")
+    assert [e["type"] for e in log_of(cli, db, game)] == ["start", "command", "command"]
+    human = do(cli, db, game, "german", "fire", "pz4", "--ammo", "AP", json=False)
+    assert human.code == 0 and "To Hit DR (AP) for pz4" in human.out
+
+
+def test_the_token_may_come_from_the_environment(cli, db, game, monkeypatch):
+    monkeypatch.setenv("ORDNANCE_TOKEN", game["tokens"]["german"])
+    result = cli("game", "do", game["game"], "--side", "german", "--db", db, "phase", "next")
+    assert result.code == 0
+
+
+def test_the_default_database_comes_from_ordnance_db(cli, db, monkeypatch):
+    monkeypatch.setenv("ORDNANCE_DB", db)
+    made = cli("game", "new", str(EXAMPLE), "--json").json
+    assert cli("game", "status", made["game"], "--db", db, "--json").code == 0
+    assert made["game"] in cli("game", "list", "--json").out
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (("fire", "tiger", "--ammo", "AP"), 2, "no such unit"),
+        (("charge", "pak"), 2, "unknown command"),
+        (("fire", "pak", "--ammo", "AP", "--dice", "3,4"), 1, "SYS.dice"),
+        (("fire", "pak", "--ammo", "SMOKE", "--own-hex"), 1, "C8.52"),
+        (("fire", "t34", "--ammo", "AP"), 1, "SYS.record"),
+        (("fire", "pak", "--ammo", "AP", "--to-hit"), 2, "needs a value"),
+    ],
+)
+def test_bad_commands_are_one_line_and_leave_the_log_untouched(cli, db, game, case):
+    words, code, fault = case
+    do(cli, db, game, "german", "phase", "next")
+    before = log_of(cli, db, game)
+    assert fault in one_line(do(cli, db, game, "german", *words), code)
+    assert log_of(cli, db, game) == before
+
+
+def test_unknown_game_wrong_token_and_stale_version_are_one_line(cli, db, game):
+    before = log_of(cli, db, game)
+    assert "no such game" in one_line(cli("game", "status", "nope", "--db", db), 2)
+    wrong = ["game", "do", game["game"], "--side", "german", "--token", game["tokens"]["russian"]]
+    assert "not authorized" in one_line(cli(*wrong, "--db", db, "phase", "next"), 2)
+    stale = ["game", "do", game["game"], "--side", "german", "--token", game["tokens"]["german"]]
+    line = one_line(cli(*stale, "--expect-version", "7", "--db", db, "phase", "next"), 2)
+    assert "stale state" in line
+    assert log_of(cli, db, game) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("ruleset: asl\nname: x\n", "date"),
+        ("ruleset: chess\n", "unknown ruleset"),
+        ("[1, 2", "not valid YAML"),
+        (
+            "ruleset: asl\nname: x\ndate: 1944-06\nsides: {german: {units: {g: {notation: A5(}}},"
+            " russian: {}}\n",
+            "sides.german.units.g.notation",
+        ),
+    ],
+)
+def test_a_malformed_scenario_is_one_line_and_creates_nothing(cli, db, tmp_path, text, fault):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    assert fault in one_line(cli("game", "new", str(path), "--db", db), 2)
+    assert cli("game", "list", "--db", db, "--json").json == {"games": []}
+    assert "cannot be read" in one_line(
+        cli("game", "new", str(tmp_path / "none.yaml"), "--db", db), 2
+    )
+
+
+@pytest.mark.clause("SYS.dice")
+def test_undo_seed_and_reveal(cli, db, game):
+    gid, german, russian = game["game"], game["tokens"]["german"], game["tokens"]["russian"]
+    seed = cli(
+        "game", "seed", gid, "luck", "--side", "german", "--token", german, "--db", db, "--json"
+    )
+    assert seed.json["type"] == "seed"
+    do(cli, db, game, "german", "phase", "next")
+    undo = cli("game", "undo", gid, "--side", "german", "--token", german, "--db", db, "--json")
+    assert undo.json["type"] == "undo"
+    assert "SYS.dice" in one_line(
+        cli("game", "undo", gid, "--side", "german", "--token", german, "--db", db), 1
+    )
+    cli("game", "reveal", gid, "--side", "german", "--token", german, "--db", db)
+    both = cli("game", "reveal", gid, "--side", "russian", "--token", russian, "--db", db, "--json")
+    assert both.json["also"] == ["reveal"]
+
+
+@pytest.mark.clause("SYS.record", "SYS.dice")
+def test_export_verify_and_import(cli, db, game, tmp_path):
+    do(cli, db, game, "german", "phase", "next")
+    do(cli, db, game, "german", "fire", "pak", "--ammo", "AP")
+    out = tmp_path / "log.json"
+    assert cli("game", "export", game["game"], "--out", str(out), "--db", db).code == 0
+    report = cli("game", "verify", str(out), "--json")
+    assert report.code == 0 and report.json["ok"] and report.json["rolls"] == 1
+    assert "chain and replay" in cli("game", "verify", str(out)).out
+    text = out.read_text()
+    out.write_text(text.replace('"ammo":"AP"', '"ammo":"HE"', 1))
+    line = one_line(cli("game", "verify", str(out)), 2)
+    assert "entry 2" in line
+    out.write_text(text)
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    imported = cli("game", "import", str(out), "--db", other, "--json").json
+    assert imported["game"] == game["game"] and set(imported["tokens"]) == {"german", "russian"}
+    assert "cannot be read" in one_line(cli("game", "verify", str(tmp_path / "none.json")), 2)
+
+
+def test_status_and_log_read_for_people(cli, db, game):
+    status = cli("game", "status", game["game"], "--db", db, "--side", "german")
+    assert status.code == 0 and "Side record (C8.0)" in status.out and "german may" in status.out
+    log = cli("game", "log", game["game"], "--db", db)
+    assert log.code == 0 and "starts" in log.out
+
+
+def test_the_tour_plays_the_example_and_verifies_its_own_log(capsys):
+    with open(os.devnull, "w") as sink:
+        code = tour.run(Console(file=sink, width=200))
+    output = capsys.readouterr().out
+    assert code == 0
+    assert "rolls were recomputed from revealed seeds" in output

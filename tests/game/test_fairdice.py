@@ -1,0 +1,128 @@
+"""Fair dice (SYS.dice): the derivation, the unbiased mapping, seeds never taken from a clock."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import hmac
+import json
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ordnance.game import fairdice
+from ordnance.game.fairdice import FairDice, commitment, faces
+
+GAME_SOURCES = Path(fairdice.__file__).parent
+
+
+@pytest.mark.clause("SYS.dice")
+def test_a_roll_is_hmac_sha256_of_the_seeds_the_game_and_its_index():
+    seed = bytes(range(32))
+    seeds = {"german": "g", "russian": "r"}
+    body = {"game": "abc", "epoch": 2, "seeds": seeds, "roll": 17}
+    message = (
+        b"ordnance-dice-v1\x00" + json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    )
+    digest = hmac.new(seed, message + b"\x00" + (0).to_bytes(4, "big"), hashlib.sha256).digest()
+    expected = tuple(b % 6 + 1 for b in digest if b < 252)[:2]
+    assert faces(seed, "abc", 2, seeds, index=17, count=2) == expected
+
+
+@pytest.mark.clause("SYS.dice")
+def test_every_face_gets_exactly_42_of_the_accepted_byte_values():
+    accepted = Counter(b % 6 + 1 for b in range(256) if b < fairdice._ACCEPT_BELOW)
+    assert fairdice._ACCEPT_BELOW == 252 and set(accepted.values()) == {42}
+
+
+@pytest.mark.clause("SYS.dice")
+def test_bytes_from_252_up_are_skipped_and_the_stream_goes_on(monkeypatch):
+    # A digest of bytes that are all rejected forces the next block: no face is ever forced.
+    calls = []
+
+    class Fake:
+        def __init__(self, block: int) -> None:
+            self.block = block
+
+        def digest(self) -> bytes:
+            return bytes([255] * 32) if self.block == 0 else bytes([5, 252, 6] + [0] * 29)
+
+    def fake_new(key, message, digestmod):
+        calls.append(message[-4:])
+        return Fake(int.from_bytes(message[-4:], "big"))
+
+    monkeypatch.setattr(fairdice.hmac, "new", fake_new)
+    assert faces(b"k", "g", 0, {}, index=0, count=2) == (6, 1)
+    assert calls == [(0).to_bytes(4, "big"), (1).to_bytes(4, "big")]
+
+
+@pytest.mark.clause("SYS.dice")
+def test_faces_are_uniform_over_many_rolls():
+    seed = bytes(32)
+    counts = Counter(
+        face for k in range(3000) for face in faces(seed, "g", 0, {}, index=k, count=2)
+    )
+    expected = 6000 / 6
+    chi_square = sum((n - expected) ** 2 / expected for n in counts.values())
+    assert set(counts) == set(range(1, 7)) and chi_square < 20.5  # p ~ 0.001 at 5 dof
+
+
+@pytest.mark.clause("SYS.dice")
+def test_each_side_seed_changes_the_rolls():
+    seed = bytes(range(32))
+    plain = [faces(seed, "g", 0, {}, index=k, count=2) for k in range(8)]
+    mixed = [faces(seed, "g", 0, {"german": "x"}, index=k, count=2) for k in range(8)]
+    assert plain != mixed
+
+
+@pytest.mark.clause("SYS.dice")
+def test_the_server_seed_never_comes_from_the_clock(monkeypatch):
+    frozen = 1_000_000.0
+    monkeypatch.setattr(time, "time", lambda: frozen)
+    monkeypatch.setattr(time, "time_ns", lambda: int(frozen * 1e9))
+    monkeypatch.setattr(time, "monotonic", lambda: frozen)
+    monkeypatch.setattr(time, "perf_counter", lambda: frozen)
+    seeds = {fairdice.new_server_seed() for _ in range(50)}
+    assert len(seeds) == 50 and all(len(s) == 32 for s in seeds)
+
+
+@pytest.mark.clause("SYS.dice")
+def test_the_server_seed_comes_from_secrets(monkeypatch):
+    monkeypatch.setattr(fairdice.secrets, "token_bytes", lambda n: b"\x07" * n)
+    assert fairdice.new_server_seed() == b"\x07" * 32
+
+
+def _imported_modules(path: Path) -> set[str]:
+    modules: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules.add(node.module.split(".")[0])
+    return modules
+
+
+@pytest.mark.clause("SYS.dice")
+def test_no_game_module_uses_the_clock_or_random():
+    for path in GAME_SOURCES.rglob("*.py"):
+        assert not _imported_modules(path) & {"random", "time", "datetime"}, path
+
+
+@pytest.mark.clause("SYS.dice")
+def test_fair_dice_record_index_purpose_faces_and_epoch():
+    dice = FairDice(bytes(32), "g", 3, {}, start=10)
+    first = dice.roll_dr("To Hit DR")
+    die = dice.roll_die("a dr")
+    assert [(r.index, r.purpose, r.kind, r.epoch) for r in dice.rolls] == [
+        (10, "To Hit DR", "DR", 3),
+        (11, "a dr", "dr", 3),
+    ]
+    assert dice.rolls[0].faces == (first.white, first.colored) and dice.rolls[1].faces == (
+        die.value,
+    )
+
+
+def test_the_commitment_is_the_seeds_sha256():
+    assert commitment(b"abc") == hashlib.sha256(b"abc").hexdigest()

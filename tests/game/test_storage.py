@@ -1,0 +1,111 @@
+"""Storage on SQLite and PostgreSQL: schema on first use, migrations, appends guarded by version."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from ordnance.core.errors import BadInput
+from ordnance.game import storage
+from ordnance.game.entries import make_entry
+from ordnance.game.errors import StaleState
+from ordnance.game.service import GameService
+from ordnance.game.storage import HEAD, MIGRATIONS, StorageError, Store, database_url
+
+
+def test_head_is_the_newest_migration():
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD
+
+
+@pytest.mark.clause("SYS.record")
+def test_first_use_creates_the_schema_and_it_matches_the_model(db_url):
+    store = Store(db_url)
+    try:
+        assert storage.current_revision(store.engine) == HEAD
+        with store.engine.connect() as connection:
+            context = MigrationContext.configure(connection)
+            assert compare_metadata(context, storage.metadata) == []
+        Store(db_url).close()  # a second open finds the schema current
+    finally:
+        store.close()
+
+
+@pytest.mark.clause("SYS.record")
+def test_an_append_from_a_stale_version_is_refused_and_changes_nothing(db_url, new_game):
+    service, made = new_game(db_url)
+    store = service.store
+    head = store.entries(made.game)[-1]
+    first = make_entry(1, "seed", "german", {"seed": "a", "epoch": 0}, head.hash)
+    store.append(made.game, 1, [first])
+    rival = make_entry(1, "seed", "russian", {"seed": "b", "epoch": 0}, head.hash)
+    with pytest.raises(StaleState) as refused:
+        store.append(made.game, 1, [rival])
+    assert (refused.value.based_on, refused.value.current) == (1, 2)
+    assert [e.side for e in store.entries(made.game)] == [None, "german"]
+    assert store.version(made.game) == 2
+
+
+def test_entries_come_back_exactly_as_hashed(db_url, new_game):
+    service, made = new_game(db_url)
+    entry = service.store.entries(made.game)[0]
+    assert entry.check_hash()
+    assert entry.body["scenario"]["body"]["units"]["pak"]["notation"] == "A5(2)/4(3)/3(4) s7 WP6"
+
+
+def test_unknown_game_is_bad_input(db_url):
+    store = Store(db_url)
+    try:
+        with pytest.raises(BadInput, match="no such game"):
+            store.version("nope")
+    finally:
+        store.close()
+
+
+def test_the_default_database_is_a_file_in_the_user_data_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("ORDNANCE_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    url = database_url(None)
+    assert url == f"sqlite:///{tmp_path / 'ordnance' / 'games.sqlite3'}"
+    monkeypatch.setenv("ORDNANCE_DB", "sqlite:///elsewhere.db")
+    assert database_url(None) == "sqlite:///elsewhere.db"
+    assert database_url("x.db") == f"sqlite:///{Path('x.db').resolve()}"
+
+
+def test_a_fresh_sqlite_file_and_its_folder_are_created(tmp_path):
+    path = tmp_path / "deep" / "er" / "games.db"
+    GameService(str(path)).close()
+    assert path.is_file()
+
+
+def test_an_unreachable_server_is_one_storage_error():
+    with pytest.raises(StorageError) as failed:
+        Store("postgresql+psycopg://nobody:secret@127.0.0.1:1/none?connect_timeout=2")
+    assert "secret" not in str(failed.value) and "***" in str(failed.value)
+
+
+def test_a_malformed_url_is_bad_input():
+    with pytest.raises(BadInput):
+        Store("nosuchdriver://x")
+
+
+def test_sqlite_runs_in_wal_mode_with_full_sync(sqlite_url):
+    store = Store(sqlite_url)
+    try:
+        with store.engine.connect() as connection:
+            mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar()
+            sync = connection.exec_driver_sql("PRAGMA synchronous").scalar()
+        assert (mode, sync) == ("wal", 2)
+    finally:
+        store.close()
+
+
+def test_postgres_gets_the_psycopg_driver():
+    assert sa.make_url(database_url("postgresql://u@h/d")).drivername == "postgresql+psycopg"
