@@ -100,6 +100,22 @@ class Settings:
         "Canister that is Area Fire for two reasons (moved, and the adjacent hex of C8.41) is"
         " halved once; the along-hexside quartering of C8.41 replaces the halving.",
     )
+    case_a_rst_first_hexspine: int = _setting(
+        2,
+        "[unverified]",
+        "C5.1, D13.32-drm",
+        "Case A DRM for the first hexspine an RST turret turns (each further one +1). Only a"
+        " secondary source places RST, beside ST; the C5.1 source lists T, ST and NT only.",
+    )
+    grenade_smoke_gone_after_own_mph: bool = _setting(
+        True,
+        "[unverified]",
+        "D13.35, A24.11",
+        "Vehicular grenade SMOKE placed in the vehicle's own MPh is removed at the end of that"
+        " MPh, as infantry grenade SMOKE is (A24.11 per a secondary source); when false it"
+        " stays until its owner's next PFPh like other Dispersed SMOKE (A24.4). Placed in the"
+        " opponent's MPh it always goes at the end of that MPh (D13.35).",
+    )
     theater_e: str = _setting(
         "ETO", "[inferred]", "C8.91", "Theaters a counter's E flag covers (comma-separated)."
     )

@@ -32,9 +32,15 @@ game_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
+map_app = typer.Typer(
+    help="Hex maps: line of sight, range, arcs, canister aims, pictures.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 app.add_typer(asl_app, name="asl")
 asl_app.add_typer(odds_app, name="odds")
 app.add_typer(game_app, name="game")
+app.add_typer(map_app, name="map")
 
 
 @asl_app.callback()

@@ -1,0 +1,60 @@
+"""Which games have map rules, and where ``ordnance map`` finds a map by name or path.
+
+The face knows every ruleset; the rulesets do not know each other. Each ruleset ships example
+maps in its package (``data/maps/*.yaml``); a map is named on the command line by that file's
+stem (``asl-village``) or by a path to any map file.
+
+>>> sorted(JUDGES), "asl-village" in bundled_maps()
+(['asl', 'lnl', 'vv'], True)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from ordnance.asl.los import JUDGE as ASL
+from ordnance.core.errors import BadInput
+from ordnance.core.maps import GameMap, LosJudge, Vocabulary, load_map, load_map_text
+from ordnance.lnl.los import JUDGE as LNL
+from ordnance.vv.los import JUDGE as VV
+
+JUDGES: dict[str, LosJudge] = {judge.game: judge for judge in (ASL, LNL, VV)}
+_PACKAGES = ("ordnance.asl", "ordnance.lnl", "ordnance.vv")
+
+
+def vocabulary_for(game: str) -> Vocabulary | None:
+    judge = JUDGES.get(game)
+    return None if judge is None else judge.chart().vocabulary
+
+
+def judge_for(game_map: GameMap) -> LosJudge:
+    return JUDGES[game_map.game]
+
+
+@cache
+def bundled_maps() -> dict[str, Traversable]:
+    """The example maps shipped with the package, by short name."""
+    found: dict[str, Traversable] = {}
+    for package in _PACKAGES:
+        folder = resources.files(package).joinpath("data", "maps")
+        if not folder.is_dir():
+            continue
+        for entry in folder.iterdir():
+            if entry.name.endswith((".yaml", ".yml")):
+                found[entry.name.rsplit(".", 1)[0]] = entry
+    return dict(sorted(found.items()))
+
+
+def open_map(name: str) -> GameMap:
+    """A map from a file path, or a bundled example by its short name."""
+    path = Path(name)
+    if path.is_file() or path.suffix in (".yaml", ".yml") or "/" in name or "\\" in name:
+        return load_map(path, vocabulary_for)
+    entry = bundled_maps().get(name)
+    if entry is None:
+        known = ", ".join(bundled_maps()) or "none"
+        raise BadInput("map", name, f"no such file, and not a bundled map ({known})")
+    return load_map_text(entry.read_text(encoding="utf-8"), entry.name, vocabulary_for)

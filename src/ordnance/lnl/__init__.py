@@ -1,0 +1,1 @@
+"""Lock 'n Load Tactical: the terrain table and line of sight on maps (so far)."""
