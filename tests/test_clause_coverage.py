@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CLAUSES_MD = ROOT.parent / "shared" / "rules" / "CLAUSES.md"
 
 # Clause groups whose issues are done; a later issue adds its prefix here.
-COVERED_GROUPS = ("C8.", "SYS.")
+COVERED_GROUPS = ("C8.", "D13.", "LNL.", "SYS.", "VV.")
 
 
 def _coverage_module():

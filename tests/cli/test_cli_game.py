@@ -181,3 +181,4 @@ def test_the_tour_plays_the_example_and_verifies_its_own_log(capsys):
     output = capsys.readouterr().out
     assert code == 0
     assert "rolls were recomputed from revealed seeds" in output
+    assert "+2 dispersed smoke at 4I5" in output  # the D13 leg's SMOKE hinders the map's LOS

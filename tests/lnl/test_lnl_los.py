@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from ordnance.core.hexgrid import GridLabels, Hex
 from ordnance.core.maps import GameMap
+from ordnance.lnl.landing import Result, landing_hexes
 from ordnance.lnl.los import lnl_los
-from ordnance.lnl.smoke_shell import Miss, landing_hexes
 from ordnance.lnl.terrain import lnl_chart
 
 GRID = GridLabels(columns=10, rows=8)
@@ -109,10 +109,10 @@ def test_a_missed_shell_lands_short_or_beyond_only_where_the_firer_sees():
     """
     firer, target = GRID.parse("A3"), GRID.parse("E3")
     m = grid_map({"B2": "woods"}, {"C3": ("smoke 1",)})
-    assert names(landing_hexes(m, firer, target, Miss.SHORT)) == ["D3"]
-    assert names(landing_hexes(m, firer, target, Miss.BEYOND)) == ["F3"]
+    assert names(landing_hexes(m, firer, target, Result.SHORT)) == ["D3"]
+    assert names(landing_hexes(m, firer, target, Result.BEYOND)) == ["F3"]
     open_ground = grid_map(markers={"C3": ("smoke 1",)})
-    both = landing_hexes(open_ground, firer, target, Miss.BEYOND)
+    both = landing_hexes(open_ground, firer, target, Result.BEYOND)
     assert names(both) == ["F2", "F3"]  # the LOS runs between them: the enemy player picks
 
 
@@ -120,11 +120,11 @@ def test_a_missed_shell_lands_short_or_beyond_only_where_the_firer_sees():
 def test_nothing_lands_off_the_map_or_out_of_sight():
     edge = grid_map()
     firer, target = GRID.parse("A3"), GRID.parse("J3")  # J is the last column
-    assert landing_hexes(edge, firer, target, Miss.BEYOND) == ()
+    assert landing_hexes(edge, firer, target, Result.BEYOND) == ()
     hidden = grid_map({"E3": "woods"})  # seen into, but not through to F2 or F3
     assert los(hidden, "A3", "E3").clear
-    assert landing_hexes(hidden, GRID.parse("A3"), GRID.parse("E3"), Miss.BEYOND) == ()
-    adjacent = landing_hexes(edge, GRID.parse("C3"), GRID.parse("D3"), Miss.SHORT)
+    assert landing_hexes(hidden, GRID.parse("A3"), GRID.parse("E3"), Result.BEYOND) == ()
+    adjacent = landing_hexes(edge, GRID.parse("C3"), GRID.parse("D3"), Result.SHORT)
     assert names(adjacent) == ["C3"]  # one short of an adjacent target: the firer's hex
 
 

@@ -54,9 +54,11 @@ def test_every_ruleset_table_loads_once_with_a_source_note():
 
 
 def test_the_asl_table_holds_the_smoke_values_of_the_reference():
-    """reference/asl.md section 10: SMOKE +3, Dispersed +2, WP +2, Dispersed WP +1."""
+    """reference/asl.md section 10: SMOKE +3, Dispersed +2, WP +2, Dispersed WP +1; section 11:
+    grenade SMOKE +2."""
     chart = asl_chart()
     values = {name: chart.marker(name).hindrance for name in chart.markers}
-    assert values == {"smoke": 3, "dispersed smoke": 2, "wp": 2, "dispersed wp": 1}
+    expected = {"smoke": 3, "dispersed smoke": 2, "wp": 2, "dispersed wp": 1, "grenade smoke": 2}
+    assert values == expected
     assert all(chart.marker(name).height == 2 for name in chart.markers)  # two levels
     assert not any(chart.marker(name).blocks for name in chart.markers)

@@ -9,7 +9,7 @@ and its settings (the B.10 limit, whether TEM adds up).
 >>> woods.blocks, woods.cover, smoke.hindrance, smoke.height, smoke.extra["out_of"]
 (True, 1, 3, 2, 1)
 >>> hindrance_block(), sorted(chart.markers)
-(6, ['dispersed smoke', 'dispersed wp', 'smoke', 'wp'])
+(6, ['dispersed smoke', 'dispersed wp', 'grenade smoke', 'smoke', 'wp'])
 """
 
 from __future__ import annotations

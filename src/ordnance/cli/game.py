@@ -127,11 +127,16 @@ def status_command(
     console.print(
         Text(
             f"Game {status['game']} ({status['scenario']}), version {status['version']}:"
-            f" turn {state['turn']}, {state['player']} Player Turn, {state['phase']}"
+            f" {_stage(state)}"
             + (" - over" if status["over"] else f"; {status['to_move']} to act"),
             style="bold",
         )
     )
+    if "records" not in state:  # not the C8 side record: the ruleset's own view, as JSON
+        console.print_json(data=state)
+        for acting, actions in status["legal_actions"].items():
+            console.print(Text(f"{acting} may: {'; '.join(actions) or 'nothing'}", style="dim"))
+        return
     table = Table(title="Side record (C8.0)", title_justify="left")
     for column in ("unit", "side", "counter", "may still use", "out of", "status"):
         table.add_column(column)
@@ -151,8 +156,17 @@ def status_command(
     console.print(table)
     fired = ", ".join(f"{s['unit']} {s['ammo']}" for s in state["fired_this_phase"])
     console.print(Text(f"Fired this phase: {fired or 'nothing'}"))
+    smoke = [f"{s['hex'] or '?'} {s['marker']} ({s['unit']})" for s in state.get("smoke", ())]
+    if smoke:
+        console.print(Text(f"SMOKE placed: {', '.join(smoke)}"))
     for acting, actions in status["legal_actions"].items():
         console.print(Text(f"{acting} may: {'; '.join(actions) or 'nothing'}", style="dim"))
+
+
+def _stage(state: dict[str, Any]) -> str:
+    """Turn and phase in words from any ruleset's view (ASL's names the phasing player)."""
+    player = f", {state['player']} Player Turn" if "player" in state else ""
+    return f"turn {state.get('turn')}{player}, {state.get('phase')}"
 
 
 @game_app.command(
@@ -165,8 +179,8 @@ def do_command(
         list[str],
         typer.Argument(
             metavar="COMMAND...",
-            help="e.g. 'fire pak --ammo APCR', 'canister at45 --drm 1', 'phase next'."
-            " With 'dice: physical' add --dice W,C.",
+            help="e.g. 'fire pak --ammo APCR', 'canister at45 --drm 1', 'dispense m24 --target"
+            " 4I5', 'phase next'. With 'dice: physical' add --dice W,C (a dr: --dice N).",
         ),
     ],
     *,
@@ -328,6 +342,55 @@ def export_command(
         emit_json({"game": game, "file": str(out), "entries": entries})
         return
     console.print(Text(f"Wrote {entries} entries of game {game} to {out}"))
+
+
+@game_app.command("render")
+def render_command(
+    game: GameId,
+    *,
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The SVG file to write.")],
+    los: Annotated[
+        tuple[str, str] | None,
+        typer.Option("--los", metavar="FROM TO", help="Also draw this line of sight."),
+    ] = None,
+    size: Annotated[
+        float, typer.Option("--size", min=8.0, max=200.0, help="Hex size in pixels.")
+    ] = 26.0,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Draw the game's map as it stands now: terrain and every marker, the game's SMOKE too."""
+    from ordnance.cli.map_games import judge_for  # noqa: PLC0415
+    from ordnance.core.maps.svg import render_svg  # noqa: PLC0415
+    from ordnance.core.ruleset import MapRules  # noqa: PLC0415
+
+    with _service(db) as service:
+        folded = service.game(game)
+    rules = folded.rules
+    picture = rules.live_map(folded.state) if isinstance(rules, MapRules) else None
+    if picture is None:
+        raise BadInput("game", game, "its scenario has no map to draw ('map:' in the scenario)")
+    game_map, chart = picture
+    verdict = None
+    if los is not None:
+        firer, target = (game_map.parse(label) for label in los)
+        verdict = judge_for(game_map).los(game_map, firer, target)
+    state = rules.view(folded.state)
+    title = f"{folded.scenario.name}: {_stage(state)} (version {folded.version})"
+    try:
+        out.write_text(render_svg(game_map, chart, los=verdict, size=size, title=title))
+    except OSError as error:
+        raise BadInput("output file", str(out), error.strerror or str(error)) from None
+    markers = sum(len(names) for names in game_map.markers.values())
+    explanation = f"wrote {out}: {game_map.name} with {markers} markers"
+    if as_json:
+        los_json = None if verdict is None else verdict.to_json()
+        payload = {"game": game, "svg": str(out), "markers": markers, "los": los_json}
+        emit_json({**payload, "explanation": explanation})
+        return
+    console.print(Text(explanation))
+    if verdict is not None:
+        console.print(Text(verdict.explanation))
 
 
 @game_app.command("verify")

@@ -41,6 +41,18 @@ app.add_typer(asl_app, name="asl")
 asl_app.add_typer(odds_app, name="odds")
 app.add_typer(game_app, name="game")
 app.add_typer(map_app, name="map")
+lnl_app = typer.Typer(
+    help="Lock 'n Load Tactical: Smoke and WP shells (14.2.2, 14.2.3).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(lnl_app, name="lnl")
+vv_app = typer.Typer(
+    help="Valor & Victory: AP fire, valid targets, exact odds.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(vv_app, name="vv")
 
 
 @asl_app.callback()

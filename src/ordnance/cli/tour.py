@@ -6,7 +6,9 @@ newcomer can copy it.
 
 Then it plays the bundled scenario ``examples/asl-c8-demo.yaml`` as a game on a fresh SQLite file
 in a temporary folder: seeds, shots whose side record changes, refusals, an undo, the reveal of
-the dice seed, and it ends by exporting the log and verifying it.
+the dice seed, and it ends by exporting the log and verifying it. A short D13 leg follows on
+``examples/asl-d13-demo.yaml`` (the map asl-village, dice entered): a move, a smoke mortar aimed
+past grain, the enemy's answer with its discharger, and a picture of the map with the SMOKE.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ def run(console: Console | None = None) -> int:
             )
         )
     with tempfile.TemporaryDirectory(prefix="ordnance-tour-") as folder:
-        return play_game(out, Path(folder))
+        return play_game(out, Path(folder)) or play_game(out, Path(folder), D13_DEMO, D13_STEPS)
 
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -196,17 +198,53 @@ GAME_STEPS: tuple[tuple[str, str, int], ...] = (
 )
 
 
-def play_game(out: Console, folder: Path) -> int:
-    """Play the bundled scenario on a fresh SQLite file in ``folder``; end by verifying its log."""
+D13_DEMO = ROOT / "examples" / "asl-d13-demo.yaml"
+D13_STEPS: tuple[tuple[str, str, int], ...] = (
+    ("D13 on a map: the American Rally and Prep Fire Phases end.", "{american_do} phase next", 0),
+    ("", "{american_do} phase next", 0),
+    (
+        "The M24 spends 2 MP to enter 4G5: both German AFVs see it (D13.2-defensive).",
+        "{american_do} move m24 --to 4G5 --mp 2",
+        0,
+    ),
+    (
+        "Its smoke mortar aims at 4I5, two hexes on past grain: Case A +1 for turning the TCA,"
+        " +2 moving, and the Hindrance +1 the map's LOS finds (D13.32). The table rolled 1,2.",
+        "{american_do} dispense m24 --target 4I5 --dice 1,2",
+        0,
+    ),
+    ("One try per Player Turn (D13.2-once).", "{american_do} dispense m24 --target 4H4", REFUSED),
+    (
+        "That 1 MP was seen: the PzKpfw IVH answers with its smoke discharger as Defensive First"
+        " Fire, +1 buttoned up (D13.2, D13.3, D13.31).",
+        "{german_do} dispense pz4 --dice 2,2",
+        0,
+    ),
+    (
+        "The map as it stands: the game's SMOKE beside the map's own, and a LOS through it.",
+        "game render {game} --out {svg} --los 4G5 4J5 --db {db}",
+        0,
+    ),
+)
+
+
+def play_game(
+    out: Console,
+    folder: Path,
+    scenario: Path = SCENARIO,
+    steps: tuple[tuple[str, str, int], ...] = GAME_STEPS,
+) -> int:
+    """Play a bundled scenario on a SQLite file in ``folder`` (the C8 one ends by verifying its
+    log)."""
     db = f"sqlite:///{folder / 'games.sqlite3'}"
     out.print(Rule())
     out.print(
         Text(
-            "Now as a game between two sides: a fresh SQLite file, the bundled scenario"
-            f" {SCENARIO.relative_to(ROOT)}, fair dice."
+            "Now as a game between two sides: a SQLite file, the bundled scenario"
+            f" {scenario.relative_to(ROOT)}."
         )
     )
-    command = f"game new {shlex.quote(str(SCENARIO))} --db {db} --json"
+    command = f"game new {shlex.quote(str(scenario))} --db {db} --json"
     out.print(Text(f"$ ordnance {command}", style="cyan"))
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
@@ -216,10 +254,11 @@ def play_game(out: Console, folder: Path) -> int:
         return code
     made = json.loads(captured.getvalue())
     names = {"db": db, "game": made["game"], "log": str(folder / "game-log.json")}
+    names["svg"] = str(folder / "village.svg")
     for side, token in made["tokens"].items():
         names[side] = token
         names[f"{side}_do"] = f"game do {made['game']} --side {side} --token {token} --db {db}"
-    for caption, template, expected in GAME_STEPS:
+    for caption, template, expected in steps:
         if caption:
             out.print(Rule())
             out.print(Text(caption))

@@ -23,10 +23,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from ordnance.core.dice import DiceSource
 from ordnance.core.errors import BadInput
+from ordnance.core.maps import GameMap, TerrainChart
 
 JsonObject = dict[str, Any]
 RollKind = Literal["DR", "dr"]
@@ -186,4 +187,17 @@ class Ruleset(Protocol[StateT]):
 
     def view(self, state: StateT) -> JsonObject:
         """The state as JSON for ``status`` (the shared side record)."""
+        ...
+
+
+@runtime_checkable
+class MapRules(Protocol):
+    """Optional, beside :class:`Ruleset`: a ruleset whose games keep a map with markers on it.
+
+    ``ordnance game render`` draws what :meth:`live_map` returns; a ruleset without it (or a
+    scenario without a map, None) has nothing to draw.
+    """
+
+    def live_map(self, state: Any) -> tuple[GameMap, TerrainChart] | None:
+        """The scenario's map with what the game placed on it, and the table to draw it with."""
         ...

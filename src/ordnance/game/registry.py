@@ -8,8 +8,12 @@ from typing import Any
 from ordnance.asl.game import AslRuleset
 from ordnance.core.errors import BadInput
 from ordnance.core.ruleset import Ruleset
+from ordnance.lnl.game import LnlRuleset
+from ordnance.vv.game import VvRuleset
 
 _RULESETS: dict[str, Callable[[], Ruleset[Any]]] = {"asl": AslRuleset}
+_RULESETS["lnl"] = LnlRuleset
+_RULESETS["vv"] = VvRuleset
 
 
 def names() -> tuple[str, ...]:
@@ -22,10 +26,10 @@ def ruleset(name: str) -> Ruleset[Any]:
 
     >>> ruleset("asl").name
     'asl'
-    >>> ruleset("chess")
+    >>> ruleset("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ordnance.core.errors.BadInput: bad ruleset 'chess': unknown ruleset; known: asl
+    ordnance.core.errors.BadInput: bad ruleset 'chess': unknown ruleset; known: asl, ...
     """
     if name not in _RULESETS:
         raise BadInput("ruleset", name, f"unknown ruleset; known: {', '.join(_RULESETS)}")

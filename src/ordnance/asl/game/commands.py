@@ -6,8 +6,13 @@
 ``[--intensive-fire] [--target T --tem TEM]``              ``--own-hex``, ``--interior-building``
 ``canister UNIT [--fp N] [--drm N]... [--adjacent X]``     an IFT attack (C8.4); ``--armored``,
 ``[--aim N | --building HEX --level L --top T]``           ``--purpose attack|rubble|fire|wire``
-``move UNIT [--to HEX] [--ca CORNER]``                     the AFV moved this Player Turn
+``move UNIT [--to HEX] [--ca CORNER] [--mp N]``            one MP/MF expenditure in the own MPh
 ``man UNIT``                                               Infantry moved to and manned the Gun
+``mark UNIT [--ce|--bu] [--motion|--stopped]``             a vehicle's markers and crew, recorded
+``[--crew STATE] [--abandoned] [--fired]``                 by its owner (D13.2-state)
+``dispense UNIT [--type T] [--target HEX] [--ca C]``       a smoke dispenser usage DR (D13.2-.34);
+``[--hindrance N] [--cc-he]``                              an sM aims at ``--target``
+``grenades UNIT``                                          a smoke grenade usage dr (D13.35)
 =========================================================  =========================================
 
 Physical dice (``--dice W,C``) are taken off by the game service before these words arrive.
@@ -29,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ordnance.asl.canister import ADJACENT_CHOICES
+from ordnance.asl.dispensers import Crew, dispenser_family
 from ordnance.asl.notation import Family
 from ordnance.core.errors import BadInput
 from ordnance.core.ruleset import Command
@@ -73,6 +79,14 @@ def _label(text: str) -> str:
     return text.strip().upper()
 
 
+def _dispenser(text: str) -> str:
+    return dispenser_family(text).value
+
+
+def _crew(text: str) -> str:
+    return Crew.parse(text).value
+
+
 # Per verb: does it name a unit, and its options in the order the canonical text lists them.
 VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
     "phase": (False, {}),
@@ -103,8 +117,34 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
             "--top": Option("top", _whole),
         },
     ),
-    "move": (True, {"--to": Option("to", _label), "--ca": Option("ca", _label)}),
+    "move": (
+        True,
+        {"--to": Option("to", _label), "--ca": Option("ca", _label), "--mp": Option("mp", _whole)},
+    ),
     "man": (True, {}),
+    "mark": (
+        True,
+        {
+            "--ce": Option("ce", None),
+            "--bu": Option("bu", None),
+            "--motion": Option("motion", None),
+            "--stopped": Option("stopped", None),
+            "--crew": Option("crew", _crew),
+            "--abandoned": Option("abandoned", None),
+            "--fired": Option("fired", None),
+        },
+    ),
+    "dispense": (
+        True,
+        {
+            "--type": Option("type", _dispenser),
+            "--target": Option("target", _label),
+            "--ca": Option("ca", _label),
+            "--hindrance": Option("hindrance", _whole),
+            "--cc-he": Option("cc_he", None),
+        },
+    ),
+    "grenades": (True, {}),
 }
 REQUIRED = {"fire": ("ammo",)}
 

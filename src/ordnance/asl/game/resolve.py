@@ -2,8 +2,9 @@
 
 Every rule is the library's: the side record (record.py), what a counter gives on the scenario
 date (capabilities.py, supply.py, heat.py), depletion (depletion.py), SMOKE/WP placement
-(smoke.py) and canister (canister.py). This module only decides which of them a command
-needs, feeds them from the tracked state, and turns their rulings into events.
+(smoke.py) and canister (canister.py); D13 smoke dispensers and grenades go through
+:mod:`.dispense`, movement and markers through :mod:`.movement`. This module only decides which
+of them a command needs, feeds them from the tracked state, and turns their rulings into events.
 
 Readings where C8 is silent (sequence of play, cited as ASL's A3):
 
@@ -34,7 +35,12 @@ from ordnance.asl.depletion import (
     require_depletion_applies,
     resolve_depletion,
 )
+from ordnance.asl.game.dispense import dispense, grenades, later_fire_drm
+from ordnance.asl.game.movement import mark, movement
+from ordnance.asl.game.rulings import SEQUENCE
+from ordnance.asl.game.rulings import game_ruling as _ruling
 from ordnance.asl.game.scenario import Unit
+from ordnance.asl.game.sight import smoke_leaving
 from ordnance.asl.game.state import AslState, next_phase
 from ordnance.asl.heat import DATA as HEAT_DATA
 from ordnance.asl.heat import HeatTargetRuling, he_equivalency, heat_availability, heat_target
@@ -44,11 +50,9 @@ from ordnance.asl.smoke import Phase, smoke_placement
 from ordnance.asl.supply import chart_number
 from ordnance.core.dice import DR, DiceSource
 from ordnance.core.errors import BadInput, IllegalAction
-from ordnance.core.hexgrid import Corner
 from ordnance.core.ruleset import Command, Event, Resolution
 from ordnance.core.rulings import DRM, jsonable
 
-SEQUENCE = "A3"  # ASL's sequence of play: the reading this module takes where C8 is silent
 _SMOKE = frozenset({Family.SMOKE, Family.WP})
 
 
@@ -64,7 +68,13 @@ def resolve(state: AslState, command: Command, dice: DiceSource) -> Resolution:
             "SYS.record", f"{unit.id} belongs to {unit.side}; {command.side} cannot act for it"
         )
     if command.verb in ("move", "man"):
-        return _movement(state, command, unit)
+        return movement(state, command, unit)
+    if command.verb == "mark":
+        return mark(state, command, unit)
+    if command.verb == "dispense":
+        return dispense(state, command, unit, dice)
+    if command.verb == "grenades":
+        return grenades(state, command, unit, dice)
     if state.status[unit.id].malfunctioned:
         raise IllegalAction("C8.9-gt", f"{unit.id} has malfunctioned and may not fire")
     if command.verb == "fire":
@@ -74,7 +84,7 @@ def resolve(state: AslState, command: Command, dice: DiceSource) -> Resolution:
     raise BadInput("command", command.text, "not an ASL command")
 
 
-# --- phases and movement -------------------------------------------------------------------
+# --- phases ------------------------------------------------------------------------------------
 
 
 def _phase(state: AslState, command: Command) -> Resolution:
@@ -91,38 +101,10 @@ def _phase(state: AslState, command: Command) -> Resolution:
         )
     turn, player, phase = after
     words = f"Game Turn {turn}, {player} Player Turn: the {phase} begins."
+    clauses, gone = smoke_leaving(state, player, phase)
     return Resolution(
         (Event("phase", {"turn": turn, "player": player, "phase": str(phase)}),),
-        _ruling(command, (SEQUENCE,), words),
-    )
-
-
-def _movement(state: AslState, command: Command, unit: Unit) -> Resolution:
-    if state.phase is not Phase.MPH or command.side != state.player:
-        raise IllegalAction(SEQUENCE, "units move only in their own side's MPh")
-    status = state.status[unit.id]
-    if command.verb == "move":
-        if unit.kind != "vehicle":
-            raise BadInput("unit", unit.id, "only a vehicle is recorded as moving")
-        if status.moved:
-            raise BadInput("unit", unit.id, "already recorded as moved this Player Turn")
-        data: dict[str, Any] = {"unit": unit.id}
-        if command.args.get("to") is not None:
-            data["hex"] = state.sheet.label(state.sheet.hex(str(command.args["to"])))
-        if command.args.get("ca") is not None:
-            data["ca"] = str(Corner.parse(str(command.args["ca"])))
-        sentence = f"{unit.id} moved this Player Turn: its Canister is Area Fire (C8.4-halve)."
-        return Resolution((Event("moved", data),), _ruling(command, ("C8.4-halve",), sentence))
-    if unit.kind != "gun":
-        raise BadInput("unit", unit.id, "only a Gun is manned")
-    if status.manned:
-        raise BadInput("unit", unit.id, "already recorded as manned this MPh")
-    sentence = (
-        f"Infantry moved to and manned {unit.id} in the MPh: Canister it fires in the AFPh is"
-        " Area Fire (C8.4-halve)."
-    )
-    return Resolution(
-        (Event("manned", {"unit": unit.id}),), _ruling(command, ("C8.4-halve",), sentence)
+        _ruling(command, (SEQUENCE, *clauses), f"{words}{gone}"),
     )
 
 
@@ -247,7 +229,11 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
         shot.events.append(Event("fired", _unit_ammo(unit, family, smoke=family in _SMOKE)))
     if shot.malfunctioned:
         shot.events.append(Event("malfunction", {"unit": unit.id}))
-    shot.detail["hit"] = _hit(state, args, roll.total, shot.fired and shot.resolved, shot.sentences)
+    case_a = later_fire_drm(state, unit)
+    hit = _hit(state, args, roll.total, shot.fired and shot.resolved, shot.sentences, case_a=case_a)
+    shot.detail["hit"] = hit
+    if hit is not None and case_a is not None:
+        shot.add(("D13.32-drm",))
     shot.detail["placement"] = None if placement is None else placement.to_json()
     if placement is not None:
         shot.add(placement.clauses, placement.explanation if shot.fired else None)
@@ -350,11 +336,20 @@ def _breakdown(state: AslState, unit: Unit) -> int | None:
 
 
 def _hit(
-    state: AslState, args: Mapping[str, Any], original: int, resolved: bool, sentences: list[str]
+    state: AslState,
+    args: Mapping[str, Any],
+    original: int,
+    resolved: bool,
+    sentences: list[str],
+    *,
+    case_a: DRM | None = None,
 ) -> bool | None:
     if args.get("to_hit") is None or not resolved:
         return None
     final = original + sum(int(d) for d in args.get("drms") or ())
+    if case_a is not None:
+        final += case_a.value
+        sentences.append(f"{case_a} adds to this Defensive First Fire (D13.32-drm).")
     hit = hits(final, int(args["to_hit"]), state.sheet.settings)
     sentences.append(
         f"Final DR {final} against To Hit {args['to_hit']}: {'a hit' if hit else 'a miss'}."
@@ -506,19 +501,3 @@ def _canister_fp(unit: Unit, given: object) -> Fraction:
 
 def _unit_ammo(unit: Unit, family: Family, **more: Any) -> dict[str, Any]:
     return {"unit": unit.id, "ammo": family.value, **more}
-
-
-def _ruling(
-    command: Command,
-    clauses: tuple[str, ...] | list[str],
-    explanation: str,
-    detail: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """A command's ruling: the command, the clauses in first-seen order, one explanation."""
-    return {
-        "command": command.text,
-        "side": command.side,
-        **(detail or {}),
-        "clauses": list(dict.fromkeys(clauses)),
-        "explanation": explanation,
-    }

@@ -25,12 +25,17 @@ from pathlib import Path
 from typing import Any
 
 from ordnance.asl.game import resolve as rules
+from ordnance.asl.game.afv import afv_view
 from ordnance.asl.game.commands import parse_command
-from ordnance.asl.game.scenario import Sheet, load_scenario
+from ordnance.asl.game.markers import SmokeMarker
+from ordnance.asl.game.scenario import Sheet, Unit, load_scenario
+from ordnance.asl.game.sight import live_map
 from ordnance.asl.game.state import AslState, apply, initial_state
 from ordnance.asl.notation import Family, format_capabilities
+from ordnance.asl.terrain import asl_chart
 from ordnance.core.dice import DR, DiceSource, DieRoll
 from ordnance.core.errors import OrdnanceError
+from ordnance.core.maps import GameMap, TerrainChart
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution
 
 # Ammunition a command can declare, besides what a counter lists (ordinary AP and HE).
@@ -99,6 +104,11 @@ class AslRuleset:
     def view(self, state: AslState) -> JsonObject:
         return view(state)
 
+    def live_map(self, state: AslState) -> tuple[GameMap, TerrainChart] | None:
+        """The scenario's map with the game's SMOKE on it, and the table to draw it with."""
+        game_map = live_map(state)
+        return None if game_map is None else (game_map, asl_chart())
+
 
 def _candidates(state: AslState, side: str) -> list[str]:
     texts = ["phase next"]
@@ -116,7 +126,17 @@ def _candidates(state: AslState, side: str) -> list[str]:
         if unit.kind == "scw":
             texts.append(f"fire {unit.id} --ammo HEAT --target vehicle")
         texts += [f"move {unit.id}", f"man {unit.id}"]
+        if unit.afv is not None:
+            texts += _d13_candidates(unit)
     return list(dict.fromkeys(texts))
+
+
+def _d13_candidates(unit: Unit) -> list[str]:
+    """A vehicle's smoke attempts; an sM needs a target hex, so it is not offered. ``mark``
+    records what happened at the table, not a move of the game: it is never offered either."""
+    kinds = dict.fromkeys(t.family for t in unit.tokens if t.family.is_dispenser)
+    texts = [f"dispense {unit.id} --type {k.value}" for k in kinds if k is not Family.SMOKE_MORTAR]
+    return [*texts, f"grenades {unit.id}"]
 
 
 def view(state: AslState) -> JsonObject:
@@ -136,6 +156,9 @@ def view(state: AslState) -> JsonObject:
             "hex": None if status.hex is None else sheet.label(status.hex),
             "ca": None if status.ca is None else str(status.ca),
             "ammunition": _ammunition(state, unit.id) if unit.keeps_record else [],
+            "afv": None
+            if unit.afv is None or status.afv is None
+            else afv_view(unit.afv, status.afv, status.ca),
         }
         units[unit.id] = entry
     return {
@@ -150,8 +173,40 @@ def view(state: AslState) -> JsonObject:
             {"unit": s.unit, "ammo": s.ammo.ammo, "smoke": s.smoke} for s in state.shots
         ],
         "non_smoke_fired_by": sorted(state.non_smoke),
+        "map": _map_view(state),
+        "smoke": [_smoke_view(state, m) for m in state.smoke],
+        "expenditure": _expenditure_view(state),
         "units": units,
         "records": {side: record.to_json() for side, record in state.records.items()},
+    }
+
+
+def _map_view(state: AslState) -> dict[str, Any] | None:
+    game_map = state.sheet.game_map
+    if game_map is None:
+        return None
+    return {"name": game_map.name, "file": game_map.source, "sha256": state.sheet.map_sha256}
+
+
+def _smoke_view(state: AslState, marker: SmokeMarker) -> dict[str, Any]:
+    return {
+        "hex": None if marker.hex is None else state.sheet.label(marker.hex),
+        "marker": marker.marker,
+        "unit": marker.unit,
+        "side": marker.side,
+        "removal": marker.removal,
+    }
+
+
+def _expenditure_view(state: AslState) -> dict[str, Any] | None:
+    spent = state.expenditure
+    if spent is None:
+        return None
+    return {
+        "unit": spent.unit,
+        "side": spent.side,
+        "hex": None if spent.hex is None else state.sheet.label(spent.hex),
+        "seen_by": sorted(spent.seen_by),
     }
 
 
@@ -168,7 +223,9 @@ def _ammunition(state: AslState, unit_id: str) -> list[dict[str, Any]]:
                     "usable": False,
                     "depletion_number": None,
                     "exhausted": False,
-                    "why": f"{family.ammo}: recorded only ({family.rule})",
+                    "why": f"{family.ammo}: not fired as ammunition; see 'dispense' ({family.rule})"
+                    if family.is_dispenser
+                    else f"{family.ammo}: recorded only ({family.rule})",
                 }
             )
             continue

@@ -20,11 +20,10 @@ values: the scenario's fixed facts, which the state refers to but never changes.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -32,12 +31,15 @@ from typing import Any
 from ordnance.asl import vasl_templates
 from ordnance.asl.capabilities import AmmoContext
 from ordnance.asl.dates import ScenarioDate, Theater, parse_nationality
+from ordnance.asl.game.afv import AFV_KEYS, Afv, read_afv
+from ordnance.asl.game.mapfile import map_of, read_map
 from ordnance.asl.heat import parse_weapon
 from ordnance.asl.notation import Family, Token, format_capabilities, parse_capabilities
 from ordnance.asl.settings import Settings
 from ordnance.asl.supply import parse_gun_size
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, GeomorphicLabels, Hex
+from ordnance.core.maps import GameMap, Labels
 
 # Keys each level of an ASL scenario file may have (examples/scenario.schema.json lists them).
 TOP_KEYS = frozenset(
@@ -75,6 +77,7 @@ UNIT_KEYS = frozenset(
         "hex",
         "ca",
     }
+    | AFV_KEYS
 )
 # gun and vehicle keep a side record (C8.0); scw fire HEAT without one (C8.3-scw); atr fire AP.
 KINDS = ("gun", "vehicle", "scw", "atr")
@@ -142,10 +145,13 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     settings = _settings(data.get("settings"))
     templates = _templates(data.get("vasl_templates"), base)
     boards = data.get("boards")
-    labels = None
+    labels: Labels | None = None
     if boards is not None:
         boards = _text(str(boards), "boards")
         labels = _checked("boards", GeomorphicLabels.of, boards)
+    game_map = read_map(data.get("map"), base)
+    if game_map is not None:
+        labels = _map_labels(game_map, labels)
     sides_raw = _mapping(data.get("sides"), "sides")
     if len(sides_raw) != 2:
         raise _fault("sides", "an ASL scenario has exactly two sides")
@@ -185,7 +191,7 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
         "turns": turns,
         "first": first,
         "settings": settings,
-        "map": _map(data.get("map"), base),
+        "map": game_map,
         "boards": boards,
         "sides": sides,
         "units": units,
@@ -214,19 +220,13 @@ def _templates(raw: object, base: Path | None) -> vasl_templates.VaslData | None
     return loaded
 
 
-def _map(raw: object, base: Path | None) -> dict[str, str] | None:
-    """The map file is not read by C8; its name and digest pin which map the game used."""
-    if raw is None:
-        return None
-    name = _text(raw, "map")
-    path = Path(name).expanduser()
-    if not path.is_absolute() and base is not None:
-        path = base / path
-    try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError as error:
-        raise _fault("map", f"cannot be read ({error.strerror or error})") from None
-    return {"file": name, "sha256": digest}
+def _map_labels(body: Mapping[str, Any], boards: Labels | None) -> Labels:
+    """With a map, hexes are named by the map's labels; ``boards``, if given, must agree."""
+    game_map = map_of(body)
+    assert game_map is not None
+    if boards is not None and boards != game_map.labels:
+        raise _fault("boards", f"the map {body['file']} lays out its boards as {game_map.labels}")
+    return game_map.labels
 
 
 def _unit(
@@ -271,6 +271,7 @@ def _unit(
         caliber=None,
     )
     _kind_fields(unit, body, where, tokens)
+    unit["afv"] = read_afv(body, where, kind)
     return unit
 
 
@@ -325,9 +326,7 @@ def _template(
     )
 
 
-def _position(
-    body: Mapping[str, Any], where: str, labels: GeomorphicLabels | None
-) -> dict[str, str | None]:
+def _position(body: Mapping[str, Any], where: str, labels: Labels | None) -> dict[str, str | None]:
     """Where the unit stands and which corner its CA faces (canister aiming, C8.4-target)."""
     hex_label, ca = body.get("hex"), body.get("ca")
     if hex_label is not None:
@@ -405,6 +404,7 @@ class Unit:
     caliber: int | None
     hex: Hex | None = None
     ca: Corner | None = None
+    afv: Afv | None = None
 
     @property
     def keeps_record(self) -> bool:
@@ -422,12 +422,19 @@ class Unit:
         return None if digits is None else int(digits[0])
 
 
-def _place(labels: GeomorphicLabels | None, text: str | None) -> Hex | None:
+def _place(labels: Labels | None, text: str | None) -> Hex | None:
     if text is None:
         return None
     if labels is None:
         raise BadInput("hex", text, "the scenario gives no 'boards', so hexes have no names")
     return labels.parse(text)
+
+
+def _afv(unit: Mapping[str, Any]) -> Afv | None:
+    if unit.get("afv") is not None:
+        return Afv.of(unit["afv"])
+    # A log written before D13 was kept: its vehicles are ordinary tanks.
+    return Afv() if unit["kind"] == "vehicle" else None
 
 
 @dataclass(frozen=True)
@@ -442,13 +449,21 @@ class Sheet:
     nationality: Mapping[str, str]
     units: Mapping[str, Unit]
     settings: Settings
-    labels: GeomorphicLabels | None = None
+    labels: Labels | None = None
+    # The map is compared by its digest: two folds of one log read equal maps.
+    map_sha256: str | None = None
+    game_map: GameMap | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, body: Mapping[str, Any]) -> Sheet:
         """Build from :func:`load_scenario`'s JSON (as stored in the log)."""
         boards = body.get("boards")
-        labels = None if boards is None else GeomorphicLabels.of(boards)
+        game_map = map_of(body.get("map"))
+        labels: Labels | None = None
+        if game_map is not None:
+            labels = game_map.labels
+        elif boards is not None:
+            labels = GeomorphicLabels.of(boards)
         units = {
             unit_id: Unit(
                 id=unit_id,
@@ -466,6 +481,7 @@ class Sheet:
                 caliber=u["caliber"],
                 hex=_place(labels, u.get("hex")),
                 ca=None if u.get("ca") is None else Corner.parse(u["ca"]),
+                afv=_afv(u),
             )
             for unit_id, u in body["units"].items()
         }
@@ -479,6 +495,8 @@ class Sheet:
             units=units,
             settings=Settings().override(body["settings"]),
             labels=labels,
+            map_sha256=None if body.get("map") is None else body["map"]["sha256"],
+            game_map=game_map,
         )
 
     def other(self, side: str) -> str:

@@ -11,11 +11,23 @@ kind           data                                   effect
 ``fired``      unit, ammo, smoke (bool)               the unit fired this phase; non-smoke fire
                                                       closes SMOKE/WP for the phase (C8.5, C8.6)
 ``malfunction`` unit                                  the Gun may not fire again
-``moved``      unit (hex, ca)                         the AFV moved this Player Turn (C8.4-halve),
-                                                      to that hex and CA when given
-``manned``     unit                                   Infantry moved to and manned it this MPh
+``moved``      unit (hex, ca, mp, seen_by)            the unit spent MP/MF: the AFV moved this
+                                                      Player Turn (C8.4-halve), to that hex and
+                                                      CA when given, spending ``mp``; the
+                                                      opposing AFVs in ``seen_by`` saw it
+                                                      (D13.2-defensive)
+``manned``     unit (seen_by)                         Infantry moved to and manned it this MPh
+``marked``     unit (ce, motion, crew, abandoned,     the owner recorded a vehicle's markers
+               fired)                                 and crew state (D13.2-state)
+``dispensed``  unit, device, type, fired, mp (ca,     a D13 attempt (:mod:`.dispense`): tried,
+               later_fire, he_in_cc, seen_by)         MP spent, CA turned on success
+``smoke``      unit, side, hex, marker, removal       SMOKE placed on the map (:mod:`.markers`)
 ``over``       (none)                                 the last Player Turn has ended
 =============  =====================================  ===========================================
+
+A new phase removes the SMOKE whose time is up (:meth:`SmokeMarker.expires`), forgets the last
+MP/MF expenditure and the Case A note of an sM turn; a new Player Turn also clears each
+vehicle's per-turn D13 facts.
 
 >>> from ordnance.asl.game.scenario import Sheet, load_scenario
 >>> sheet = Sheet.of(load_scenario({"date": "1945-03", "sides": {
@@ -35,6 +47,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ordnance.asl.game.afv import AfvStatus
+from ordnance.asl.game.markers import SmokeMarker
 from ordnance.asl.game.scenario import Sheet
 from ordnance.asl.notation import Family
 from ordnance.asl.record import GunRecord, SideRecord
@@ -64,6 +78,17 @@ class UnitStatus:
     malfunctioned: bool = False
     hex: Hex | None = None
     ca: Corner | None = None
+    afv: AfvStatus | None = None
+
+
+@dataclass(frozen=True)
+class Expenditure:
+    """The latest MP/MF expenditure this phase: whose, where, and which opposing AFVs saw it."""
+
+    unit: str
+    side: str
+    hex: Hex | None
+    seen_by: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -79,6 +104,8 @@ class AslState:
     shots: tuple[Shot, ...] = ()
     non_smoke: frozenset[str] = field(default_factory=frozenset)
     over: bool = False
+    smoke: tuple[SmokeMarker, ...] = ()
+    expenditure: Expenditure | None = None
 
     @property
     def phase_owner(self) -> str:
@@ -109,7 +136,10 @@ def initial_state(sheet: Sheet) -> AslState:
         player=sheet.first,
         phase=PHASES[0],
         records=records,
-        status={u.id: UnitStatus(hex=u.hex, ca=u.ca) for u in sheet.units.values()},
+        status={
+            u.id: UnitStatus(hex=u.hex, ca=u.ca, afv=None if u.afv is None else u.afv.start)
+            for u in sheet.units.values()
+        },
     )
 
 
@@ -128,24 +158,11 @@ def next_phase(state: AslState) -> tuple[int, str, Phase] | None:
 def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
     """The state after one event (see the module docstring for the kinds)."""
     if kind == "phase":
-        player = str(data["player"])
-        new_turn = player != state.player or data["turn"] != state.turn
-        statuses = (
-            {u: replace(s, moved=False, manned=False) for u, s in state.status.items()}
-            if new_turn
-            else state.status
-        )
-        return replace(
-            state,
-            turn=int(data["turn"]),
-            player=player,
-            phase=Phase.parse(str(data["phase"])),
-            status=statuses,
-            shots=(),
-            non_smoke=frozenset(),
-        )
+        return _new_phase(state, data)
     if kind == "over":
         return replace(state, over=True)
+    if kind == "smoke":
+        return replace(state, smoke=(*state.smoke, _marker(state, data)))
     unit_id = str(data["unit"])
     side = state.sheet.unit(unit_id).side
     if kind == "record":
@@ -158,20 +175,101 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
             state,
             shots=(*state.shots, Shot(unit_id, Family(data["ammo"]), smoke)),
             non_smoke=state.non_smoke if smoke else state.non_smoke | {side},
+            status={**state.status, unit_id: _fired(state.status[unit_id])},
         )
     status = state.status[unit_id]
+    expenditure = state.expenditure
     if kind == "malfunction":
         status = replace(status, malfunctioned=True)
     elif kind == "manned":
         status = replace(status, manned=True)
+        expenditure = _expenditure(state, unit_id, status.hex, data)
     elif kind == "moved":
-        to, ca = data.get("hex"), data.get("ca")
+        status = _moved(state, status, data)
+        expenditure = _expenditure(state, unit_id, status.hex, data)
+    elif kind == "marked" and status.afv is not None:
+        status = replace(status, afv=status.afv.marked(data))
+    elif kind == "dispensed" and status.afv is not None:
+        ca = data.get("ca")
         status = replace(
             status,
-            moved=True,
-            hex=status.hex if to is None else state.sheet.hex(str(to)),
             ca=status.ca if ca is None else Corner.parse(str(ca)),
+            afv=status.afv.attempted(data),
         )
+        if data.get("mp"):
+            # The 1 MP of a successful firing is an expenditure the enemy may answer.
+            expenditure = _expenditure(state, unit_id, status.hex, data)
     else:
         raise BadInput("event", kind, "not an ASL event")
-    return replace(state, status={**state.status, unit_id: status})
+    return replace(state, status={**state.status, unit_id: status}, expenditure=expenditure)
+
+
+def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
+    player = str(data["player"])
+    phase = Phase.parse(str(data["phase"]))
+    new_turn = player != state.player or data["turn"] != state.turn
+    statuses = {
+        unit: _phase_status(status, new_turn=new_turn) for unit, status in state.status.items()
+    }
+    return replace(
+        state,
+        turn=int(data["turn"]),
+        player=player,
+        phase=phase,
+        status=statuses,
+        shots=(),
+        non_smoke=frozenset(),
+        smoke=tuple(m for m in state.smoke if not m.expires(state.phase, player, phase)),
+        expenditure=None,
+    )
+
+
+def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
+    """A unit at a new phase: the sM's Case A note lasts one MPh, the rest one Player Turn."""
+    afv = status.afv
+    if afv is not None:
+        afv = afv.next_player_turn() if new_turn else replace(afv, later_fire=None)
+    if new_turn:
+        return replace(status, moved=False, manned=False, afv=afv)
+    return replace(status, afv=afv)
+
+
+def _fired(status: UnitStatus) -> UnitStatus:
+    """A vehicle that fired a weapon may make no more smoke this Player Turn (D13.2-state)."""
+    if status.afv is None:
+        return status
+    return replace(status, afv=replace(status.afv, fired=True))
+
+
+def _moved(state: AslState, status: UnitStatus, data: Mapping[str, Any]) -> UnitStatus:
+    to, ca = data.get("hex"), data.get("ca")
+    afv = status.afv
+    if afv is not None:
+        afv = replace(afv, mp_spent=afv.mp_spent + int(data.get("mp", 0)))
+        if ca is not None:
+            afv = replace(afv, later_fire=None)  # turned again: the sM's Case A note is moot
+    return replace(
+        status,
+        moved=True,
+        hex=status.hex if to is None else state.sheet.hex(str(to)),
+        ca=status.ca if ca is None else Corner.parse(str(ca)),
+        afv=afv,
+    )
+
+
+def _expenditure(
+    state: AslState, unit_id: str, hex: Hex | None, data: Mapping[str, Any]
+) -> Expenditure:
+    side = state.sheet.unit(unit_id).side
+    return Expenditure(unit_id, side, hex, frozenset(str(u) for u in data.get("seen_by", ())))
+
+
+def _marker(state: AslState, data: Mapping[str, Any]) -> SmokeMarker:
+    where = data.get("hex")
+    return SmokeMarker(
+        hex=None if where is None else state.sheet.hex(str(where)),
+        marker=str(data["marker"]),
+        unit=str(data["unit"]),
+        side=str(data["side"]),
+        removal=str(data["removal"]),
+    )

@@ -1,0 +1,219 @@
+"""The V&V AI's fire plan against exhaustive search: decision time and expected CP, same run.
+
+Positions are random (seeded): firing infantry (squads with and without MGs, half squads,
+leaders), a Gun and an AFV spread over a few hexes, facing enemy squads in open and covered
+hexes of a 16 x 14 map. For each size the AI (``ordnance.vv.ai.plan_fire``: one dynamic
+programme per grouping class) and the baseline are timed on the same position:
+
+- the baseline tries every assignment of every ready unit to a target hex or to nothing,
+  groups the units the rules force together (one grouping class at one target), checks each
+  group with ``check_attack`` and values it by its expected CP (group values cached, so the
+  baseline pays for the enumeration, not for line of sight);
+- sizes grow until the baseline's estimated time (assignments times its measured rate)
+  passes the limit (60 s; ``--quick``: 5 s), so the largest position it finishes is reported;
+- then the company-size position (20 firing units in 7 hexes, 10 enemy hexes), where only the
+  AI runs and the baseline's time is estimated.
+
+The AI is timed cold (line-of-sight and odds caches emptied first), as a fresh game would meet
+it. Expected CP must be equal (ratio 1): the AI is exact.
+
+Run: ``.venv/bin/python benchmarks/bench_vv_ai.py [--quick] [--seed S] [--limit SECONDS]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import time
+from collections import defaultdict
+from fractions import Fraction
+
+from ordnance.core.errors import IllegalAction
+from ordnance.core.hexgrid import Direction, GridLabels, Hex
+from ordnance.core.maps import GameMap
+from ordnance.vv import board as board_module
+from ordnance.vv import odds as odds_module
+from ordnance.vv.ai import plan_fire, ready_units
+from ordnance.vv.board import Board, Status
+from ordnance.vv.counters import Counter
+from ordnance.vv.groups import FireOrder, check_attack, group_key
+from ordnance.vv.odds import expected_cp
+from ordnance.vv.targets import enemy_hexes
+from ordnance.vv.units import Kind, Mount, SupportWeapon, SwKind, Unit, Weapon
+
+GRID = GridLabels(columns=16, rows=14)
+COVER = ["woods", "crops", "building", "orchard"]
+SIZES = [
+    (2, 1, 2),
+    (3, 2, 3),
+    (4, 2, 4),
+    (5, 2, 4),
+    (6, 3, 4),
+    (6, 3, 6),
+    (7, 3, 6),
+    (8, 3, 6),
+    (8, 4, 8),
+    (9, 4, 8),
+    (10, 4, 8),
+]
+COMPANY = (20, 7, 10)
+
+
+def position(rng: random.Random, units: int, hexes: int, targets: int) -> Board:
+    """``units`` firing units in ``hexes`` hexes of the south, ``targets`` enemy hexes north."""
+    homes = rng.sample([GRID.parse(f"{c}{r}") for c in "BDFHJLN" for r in (12, 13)], hexes)
+    fronts = rng.sample(
+        [GRID.parse(f"{c}{r}") for c in "BCDEFGHIJKLMN" for r in (4, 6, 8)], targets
+    )
+    terrain = {hex: rng.choice(COVER) for hex in fronts if rng.random() < 0.5}
+    game_map = GameMap("bench", "vv", GRID, "open", terrain)
+    made: dict[str, Unit] = {}
+    status: dict[str, Status] = {}
+    counter = Counter.parse
+    for number in range(units):
+        home = homes[number % hexes]
+        uid = f"u{number}"
+        roll = rng.random()
+        facing = None
+        if number == units - 1 and units >= 6:
+            unit = Unit(
+                uid,
+                "us",
+                Kind.AFV,
+                weapons=(
+                    Weapon(Mount.GUN, 12, True),
+                    Weapon(Mount.MG360, 4),
+                    Weapon(Mount.FFMG, 3),
+                ),
+            )
+            facing = Direction.N
+        elif number == units - 2 and units >= 8:
+            unit = Unit(uid, "us", Kind.GUN, weapons=(Weapon(Mount.GUN, 4),), casualty=3)
+            facing = Direction.N
+        elif roll < 0.15:
+            unit = Unit(uid, "us", Kind.LEADER, counter=counter("1-3-1"), leadership=-1)
+        elif roll < 0.3:
+            unit = Unit(uid, "us", Kind.HALF_SQUAD, counter=counter("2-6-3"))
+        else:
+            sw = SupportWeapon(SwKind.LMG, 2, 8) if rng.random() < 0.4 else None
+            unit = Unit(uid, "us", Kind.SQUAD, counter=counter("4-6-5"), sw=sw)
+        made[uid] = unit
+        status[uid] = Status(home, facing)
+    for number, hex in enumerate(fronts):
+        uid = f"e{number}"
+        made[uid] = Unit(uid, "de", Kind.SQUAD, counter=counter("4-6-5"))
+        status[uid] = Status(hex)
+    return Board(game_map, made, status)
+
+
+def exhaustive(board: Board, side: str = "us") -> tuple[Fraction, int]:
+    """The best expected CP over every assignment, and how many assignments were tried."""
+    units = list(ready_units(board, side))
+    targets: list[Hex | None] = [None, *enemy_hexes(board, side)]
+    keys = {u: group_key(board, u) for u in units}
+    cache: dict[tuple[frozenset[str], Hex], Fraction | None] = {}
+
+    def value(members: list[str], target: Hex) -> Fraction | None:
+        key = (frozenset(members), target)
+        if key not in cache:
+            try:
+                attack = check_attack(board, FireOrder(side, tuple(members), target))
+            except IllegalAction:
+                cache[key] = None
+            else:
+                cache[key] = expected_cp(attack.apfp, attack.drm)
+        return cache[key]
+
+    best = Fraction(0)
+    tried = 0
+    for choice in itertools.product(targets, repeat=len(units)):
+        tried += 1
+        groups: dict[tuple[str, Hex], list[str]] = defaultdict(list)
+        for unit_id, target in zip(units, choice, strict=True):
+            if target is not None:
+                groups[(keys[unit_id], target)].append(unit_id)
+        total = Fraction(0)
+        for (_, target), members in groups.items():
+            gain = value(members, target)
+            if gain is None:
+                break
+            total += gain
+        else:
+            best = max(best, total)
+    return best, tried
+
+
+def cold_plan(board: Board) -> tuple[Fraction, float]:
+    board_module._los.cache_clear()
+    board_module._smoked.cache_clear()
+    odds_module._band_odds.cache_clear()
+    odds_module._band_expected.cache_clear()
+    started = time.perf_counter()
+    plan = plan_fire(board, "us")
+    return plan.expected, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 s limit, fewer sizes")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--limit", type=float, default=None, help="baseline seconds (60)")
+    args = parser.parse_args()
+    limit = args.limit if args.limit is not None else (5.0 if args.quick else 60.0)
+    rng = random.Random(args.seed)
+    header = (
+        f"{'units':>5} {'hexes':>5} {'targets':>7} {'assignments':>12} {'AI ms':>9}"
+        f" {'AI E[CP]':>9} {'exhaustive s':>12} {'exh E[CP]':>9} {'E ratio':>7} {'speed-up':>9}"
+    )
+    print(header)
+    rate: float | None = None  # seconds per assignment, measured
+    largest = None
+    for units, hexes, targets in SIZES:
+        board = position(rng, units, hexes, targets)
+        expected, ai_seconds = cold_plan(board)
+        assignments = (targets + 1) ** units
+        if rate is not None and assignments * rate > limit:
+            print(
+                f"{units:>5} {hexes:>5} {targets:>7} {assignments:>12}"
+                f" {ai_seconds * 1000:>9.2f} {float(expected):>9.3f}  baseline estimated"
+                f" {assignments * rate:.0f} s > {limit:.0f} s: stop"
+            )
+            break
+        started = time.perf_counter()
+        best, tried = exhaustive(board)
+        seconds = time.perf_counter() - started
+        rate = seconds / tried
+        ratio = expected / best if best else Fraction(1)
+        largest = (units, hexes, targets, seconds)
+        print(
+            f"{units:>5} {hexes:>5} {targets:>7} {tried:>12} {ai_seconds * 1000:>9.2f}"
+            f" {float(expected):>9.3f} {seconds:>12.2f} {float(best):>9.3f}"
+            f" {float(ratio):>7.3f} {seconds / ai_seconds:>9.0f}x"
+        )
+        if expected != best:
+            raise SystemExit(f"the AI is not optimal here: {expected} < {best}")
+    units, hexes, targets = COMPANY
+    board = position(random.Random(args.seed + 1), units, hexes, targets)
+    expected, ai_seconds = cold_plan(board)
+    warm = time.perf_counter()
+    plan_fire(board, "us")
+    warm_seconds = time.perf_counter() - warm
+    assignments = (targets + 1) ** units
+    estimate = assignments * (rate or 0)
+    print()
+    print(
+        f"company: {units} firing units in {hexes} hexes, {targets} enemy hexes:"
+        f" AI {ai_seconds * 1000:.1f} ms cold, {warm_seconds * 1000:.1f} ms warm,"
+        f" expected CP {float(expected):.3f} ({expected});"
+        f" exhaustive would try {assignments:.2e} assignments, about {estimate:.1e} s"
+    )
+    if largest is not None:
+        print(
+            f"largest position exhaustive search finished within {limit:.0f} s: {largest[0]}"
+            f" units in {largest[1]} hexes, {largest[2]} targets, {largest[3]:.1f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Lines of sight in a game: the scenario's map with the game's SMOKE on it, judged by ASL rules.
+
+Without a map (or where a unit's hex is unknown) the engine cannot see; it then takes every
+line as in LOS and says so, leaving the check to the players at the table (README, Games).
+
+>>> from ordnance.asl.game.scenario import Sheet, load_scenario
+>>> from ordnance.asl.game.state import initial_state
+>>> state = initial_state(Sheet.of(load_scenario({"date": "1944-09", "map": "asl-village",
+...     "sides": {"american": {"units": {"m4": {"kind": "vehicle", "hex": "4G5"}}},
+...               "german": {"units": {"pz4": {"kind": "vehicle", "hex": "4K3"}}}}}, None)))
+>>> watchers(state, "m4", state.sheet.hex("4H5"))
+('pz4',)
+>>> los(state, state.sheet.hex("4G5"), state.sheet.hex("4I5")).total  # grain in 4H5
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ordnance.asl.game.markers import GRENADE_SMOKE, SmokeMarker, on_map
+from ordnance.asl.game.state import AslState
+from ordnance.asl.los import asl_los
+from ordnance.asl.smoke import Phase
+from ordnance.core.hexgrid import Hex
+from ordnance.core.maps import GameMap, LosVerdict
+
+UNSEEN = (
+    "The scenario has no map (or a unit has no hex), so the engine cannot judge LOS: it is"
+    " taken as given and the players check it at the table."
+)
+
+
+def live_map(state: AslState, extra: Iterable[SmokeMarker] = ()) -> GameMap | None:
+    """The scenario's map with every SMOKE the game placed (and ``extra``) on it."""
+    game_map = state.sheet.game_map
+    if game_map is None:
+        return None
+    return on_map(game_map, (*state.smoke, *extra))
+
+
+def los(
+    state: AslState, firer: Hex, target: Hex, extra: Iterable[SmokeMarker] = ()
+) -> LosVerdict | None:
+    """The ASL verdict from ``firer`` to ``target`` on the live map; None without a map."""
+    game_map = live_map(state, extra)
+    if game_map is None:
+        return None
+    return asl_los(game_map, firer, target)
+
+
+def watchers(
+    state: AslState, mover: str, hex: Hex | None, extra: Iterable[SmokeMarker] = ()
+) -> tuple[str, ...]:
+    """The opposing vehicles that see ``mover`` spend MP/MF in ``hex`` (D13.2-defensive)."""
+    side = state.sheet.unit(mover).side
+    seen: list[str] = []
+    markers = tuple(extra)
+    for unit in state.sheet.units.values():
+        if unit.side == side or unit.afv is None:
+            continue
+        where = state.status[unit.id].hex
+        if hex is None or where is None or state.sheet.game_map is None:
+            seen.append(unit.id)
+            continue
+        verdict = los(state, where, hex, markers) if where != hex else None
+        if verdict is None or verdict.clear:
+            seen.append(unit.id)
+    return tuple(seen)
+
+
+def smoke_leaving(state: AslState, player: str, phase: Phase) -> tuple[tuple[str, ...], str]:
+    """The clauses and the sentence for the SMOKE a phase change removes (none: ``((), "")``)."""
+    gone = [m for m in state.smoke if m.expires(state.phase, player, phase)]
+    if not gone:
+        return (), ""
+    labels = state.sheet.labels
+    where = [
+        f"{m.marker} of {m.unit}"
+        + ("" if m.hex is None or labels is None else f" in {labels.label(m.hex)}")
+        for m in gone
+    ]
+    grenade = any(m.marker == GRENADE_SMOKE for m in gone)
+    clauses = ("D13.35",) if grenade else ()
+    why = "grenade SMOKE at the end of its MPh (D13.35)" if grenade else ""
+    dispersed = any(m.marker != GRENADE_SMOKE for m in gone)
+    if dispersed:
+        why += ("; " if why else "") + "a side's Dispersed SMOKE at its next PFPh (A24.4)"
+    return clauses, f" Removed: {', '.join(where)} ({why})."

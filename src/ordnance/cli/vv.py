@@ -1,0 +1,293 @@
+"""``ordnance vv ...`` (Valor & Victory AP fire) and ``ordnance game ai`` (let the AI play).
+
+- ``vv odds --apfp N --drm D``: the exact distribution of an attack's Casualty Points;
+- ``vv targets GAME --hex H --units U1,U2``: where those units may fire now in a game, with the
+  modifiers and odds of each attack, and why the other enemy hexes are refused;
+- ``vv settings``: the engine's readings (``ordnance vv --set NAME=VALUE`` overrides one);
+- ``game ai GAME --side S --token T``: the AI sends its side's commands (through the same checks
+  as anyone's) until the decision is the other side's.
+
+Errors are raised and printed as one line by ``ordnance.cli.app.main``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ordnance.cli.game import AsJson, Db, GameId, Side, Token, _print_applied, _service
+from ordnance.cli.groups import game_app, vv_app
+from ordnance.cli.output import console, emit_json, odds_table, parse_overrides
+from ordnance.core.errors import BadInput
+from ordnance.core.rulings import jsonable
+from ordnance.vv.combat_table import TABLE
+from ordnance.vv.game import VvRuleset
+from ordnance.vv.game.state import VvState
+from ordnance.vv.odds import cp_odds, cp_table, expected_cp
+from ordnance.vv.settings import VvSettings
+from ordnance.vv.targets import Target, valid_targets
+
+MAX_AI_COMMANDS = 200  # a guard: one phase of a company never needs this many
+
+
+@vv_app.callback()
+def vv_options(
+    ctx: typer.Context,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            metavar="NAME=VALUE",
+            help="Override one of the engine's readings (see 'ordnance vv settings').",
+        ),
+    ] = None,
+) -> None:
+    """Valor & Victory: AP fire groups, valid targets, exact odds of the AP Combat Table."""
+    ctx.obj = VvSettings().override(parse_overrides(overrides or []))
+
+
+def _settings(ctx: typer.Context) -> VvSettings:
+    node: typer.Context | None = ctx
+    while node is not None:
+        if isinstance(node.obj, VvSettings):
+            return node.obj
+        node = node.parent  # type: ignore[assignment]
+    return VvSettings()
+
+
+@vv_app.command("odds")
+def odds_command(
+    ctx: typer.Context,
+    *,
+    apfp: Annotated[int, typer.Option("--apfp", metavar="N", help="Total APFP of the attack.")],
+    drm: Annotated[
+        int, typer.Option("--drm", metavar="D", help="Total DRM (cover, hindrance, leader...).")
+    ] = 0,
+    as_json: AsJson = False,
+) -> None:
+    """Exact odds of each Casualty Point result of one AP attack (2d6 + DRM on the table)."""
+    settings = _settings(ctx)
+    if apfp < 1:
+        raise BadInput("APFP", str(apfp), "an AP attack has at least 1 APFP")
+    odds = cp_odds(apfp, drm, settings)
+    expected = expected_cp(apfp, drm, settings)
+    row = TABLE.row(apfp).label
+    low = "read on the 2 column" if settings.low_roll == "clamp" else "extend the table"
+    explanation = (
+        f"APFP {apfp} reads the {row} row; 2d6 {drm:+d} over the 36 ordered rolls; a final"
+        f" roll of 12 or more has no effect, below 2 the rolls {low} (setting low_roll)."
+        f" Expected CP {expected} ({float(expected):.3f})."
+    )
+    clauses = ["VV.AP-resolve", "SYS.odds"]
+    rows = cp_table(odds)
+    if as_json:
+        outcomes = []
+        for line in rows:
+            p = line.probability
+            outcomes.append(
+                {
+                    "cp": int(line.outcome),
+                    "probability": f"{p.numerator}/{p.denominator}",
+                    "percent": line.percent,
+                }
+            )
+        emit_json(
+            {
+                "apfp": apfp,
+                "drm": drm,
+                "row": row,
+                "outcomes": outcomes,
+                "expected_cp": jsonable(expected),
+                "clauses": clauses,
+                "explanation": explanation,
+            }
+        )
+        return
+    console.print(odds_table(f"CP of {apfp} APFP at {drm:+d} (0: no effect)", rows))
+    console.print(Text(explanation))
+    console.print(Text(f"Rules: {', '.join(clauses)}", style="dim"))
+
+
+@vv_app.command("settings")
+def settings_command(ctx: typer.Context, as_json: AsJson = False) -> None:
+    """Every overridable reading: current value, default, provenance and rule."""
+    current = _settings(ctx).to_json()
+    rows = [{**row, "value": current[row["name"]]} for row in VvSettings.describe()]
+    if as_json:
+        emit_json(
+            {"settings": rows, "clauses": ["SYS.cite"], "explanation": "The engine's readings."}
+        )
+        return
+    table = Table(title="V&V settings (override with: ordnance vv --set NAME=VALUE ...)")
+    columns = ("name", "value", "default", "tag", "rule", "doc")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(str(row[c])) for c in columns))
+    console.print(table)
+
+
+def _vv_game(game: Any) -> tuple[VvRuleset, VvState]:
+    if not isinstance(game.rules, VvRuleset):
+        raise BadInput("game", game.id, f"a {game.scenario.ruleset} game, not a V&V one")
+    return game.rules, game.state
+
+
+@vv_app.command("targets")
+def targets_command(
+    game: GameId,
+    *,
+    hex: Annotated[str, typer.Option("--hex", metavar="HEX", help="The firing units' hex.")],
+    units: Annotated[
+        str, typer.Option("--units", metavar="U1,U2", help="The units of the fire group.")
+    ],
+    grenades: Annotated[
+        str | None,
+        typer.Option("--grenades", metavar="U1,U2", help="Units that throw a grenade (-1 each)."),
+    ] = None,
+    satchels: Annotated[
+        str | None,
+        typer.Option("--satchels", metavar="U1,U2", help="Units that use a satchel charge."),
+    ] = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """The hexes the fire group may attack now, with each attack's DRMs and odds (VV.AP-select)."""
+    with _service(db) as service:
+        folded = service.game(game)
+    _, state = _vv_game(folded)
+    board = state.board
+    where = board.parse(hex)
+    group = _ids(units)
+    if not group:
+        raise BadInput("units", units, "name at least one unit")
+    for unit_id in group:
+        board.unit(unit_id)  # an unknown id is bad input, named
+        if board.hex_of(unit_id) != where and board.alive(unit_id):
+            raise BadInput("units", unit_id, f"is not in {board.label(where)}")
+    side = board.unit(group[0]).side
+    window = state.window if state.window is not None and side != state.player else None
+    found = valid_targets(
+        board,
+        side,
+        group,
+        movers=None if window is None else window.movers,
+        at=None if window is None else window.hex,
+        attacked=state.attacked,
+        pool=state.pools[side],
+        grenades=_ids(grenades),
+        satchels=_ids(satchels),
+    )
+    rows = [_target_json(board, t) for t in found.targets]
+    refused = [
+        {"hex": board.label(h), "clause": r.clause, "reason": r.sentence} for h, r in found.refused
+    ]
+    kind = "Opportunity Fire" if window is not None else "AP fire"
+    explanation = (
+        f"{kind} by {','.join(group)} from {board.label(where)}: {len(rows)} valid target(s)"
+        f" of {len(rows) + len(refused)} enemy-held hex(es)."
+    )
+    clauses = ["VV.AP-select", "VV.AP-targets", "VV.AP-resolve"]
+    if as_json:
+        emit_json(
+            {
+                "game": game,
+                "hex": board.label(where),
+                "units": list(group),
+                "side": side,
+                "opportunity_fire": window is not None,
+                "targets": rows,
+                "refused": refused,
+                "clauses": clauses,
+                "explanation": explanation,
+            }
+        )
+        return
+    table = Table(title=explanation, title_justify="left")
+    for column in ("hex", "range", "APFP", "DRM", "modifiers", "expected CP", "affects"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(
+            row["hex"],
+            str(row["range"]),
+            str(row["apfp"]),
+            f"{row['drm']:+d}",
+            Text("; ".join(f"{d['value']:+d} {d['reason']}" for d in row["drms"]) or "-"),
+            f"{row['expected_cp_float']:.2f}",
+            ", ".join(row["affects"]),
+        )
+    console.print(table)
+    for row in refused:
+        console.print(
+            Text(f"{row['hex']}: refused by {row['clause']}: {row['reason']}", style="dim")
+        )
+
+
+def _ids(text: str | None) -> tuple[str, ...]:
+    return tuple(u.strip() for u in (text or "").split(",") if u.strip())
+
+
+def _target_json(board: Any, target: Target) -> dict[str, Any]:
+    attack = target.attack
+    return {
+        "hex": board.label(attack.order.target),
+        "range": attack.range,
+        "apfp": attack.apfp,
+        "contributions": dict(attack.contributions),
+        "row": TABLE.row(attack.apfp).label,
+        "drms": jsonable(list(attack.drms)),
+        "drm": attack.drm,
+        "leader": attack.leader,
+        "weapons": [str(w) for w in attack.weapons],
+        "expected_cp": jsonable(target.expected),
+        "expected_cp_float": float(target.expected),
+        "affects": list(attack.victims),
+    }
+
+
+@game_app.command("ai")
+def ai_command(
+    game: GameId,
+    *,
+    side: Side,
+    token: Token,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Let the AI play a side the scenario gives it: it sends that side's commands (checked
+    like anyone's) until the next decision belongs to the other side."""
+    applied = []
+    with _service(db) as service:
+        service.game(game).check_side(side)
+        for _ in range(MAX_AI_COMMANDS):
+            folded = service.game(game)
+            choose = getattr(folded.rules, "ai_command", None)
+            if choose is None:
+                raise BadInput("game", game, f"the {folded.scenario.ruleset} ruleset has no AI")
+            text = choose(folded.state, side)
+            if text is None:
+                break
+            applied.append(service.do(game, side, token, shlex.split(text)))
+        folded = service.game(game)
+    to_move = folded.rules.to_move(folded.state)
+    explanation = f"The AI sent {len(applied)} command(s) for {side}; {to_move or 'nobody'} to act."
+    if as_json:
+        emit_json(
+            {
+                "game": game,
+                "side": side,
+                "commands": [a.to_json() for a in applied],
+                "version": folded.version,
+                "to_move": to_move,
+                "clauses": ["VV.AP-phases"],
+                "explanation": explanation,
+            }
+        )
+        return
+    for one in applied:
+        _print_applied(one, False)
+    console.print(Text(explanation))

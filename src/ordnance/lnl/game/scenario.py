@@ -1,0 +1,395 @@
+"""An LnLT scenario file's content, checked and made self-contained, and the same as values.
+
+The game service hands over the parsed YAML. Keys (``examples/lnl-smoke-wp.yaml`` is a whole
+example):
+
+- ``map``: an LnLT map file (relative to the scenario) or a bundled map's name (``lnl-farm``);
+  its text is copied into the log, so a replay needs no file;
+- ``turns`` (none: open-ended), ``first`` (the side with the first impulse of every turn),
+  ``settings`` (the readings of ``ordnance lnl settings``), ``damage_check_table`` (the module's
+  DCT for WP checks, by unit class: ``leg``, ``open vehicle``; see :mod:`ordnance.lnl.wp`);
+- ``sides``: two sides, each with ``nationality``, its shell pools ``smoke_shells`` and
+  ``wp_shells`` (a number, or ``{count, depletion_number}``), a ``depletion_number`` for both
+  pools (the optional rule: off without one), and ``units``;
+- a unit: ``kind`` (``squad``, ``half-squad``, ``team``, ``leader``, ``hero``: Leg units; or
+  ``vehicle``), ``hex``, ``name``; a leader's ``lm``; a vehicle's ``open`` (an Open vehicle),
+  ``shells`` (``[smoke, wp]``: which shells it is equipped to fire), ``to_hit`` (its counter's
+  To Hit numbers by range: ``{7: 9, 14: 7}`` means 9 up to 7 hexes, 7 up to 14) and
+  ``acquired`` (the hex of an Acquired marker it holds).
+
+>>> body = load_scenario({"map": "lnl-farm", "sides": {
+...     "german": {"smoke_shells": 2, "depletion_number": 4, "units": {
+...         "pz4": {"kind": "vehicle", "hex": "B5", "shells": ["smoke"], "to_hit": {7: 9}}}},
+...     "american": {"units": {"sq1": {"kind": "squad", "hex": "E6"}}}}}, None)
+>>> body["sides"]["german"]["pools"]["smoke"], body["units"]["pz4"]["to_hit"]
+({'count': 2, 'depletion_number': 4}, {'7': 9})
+>>> sheet = Sheet.of(body)
+>>> sheet.game_map.name, sheet.units["sq1"].leg, sheet.pools["american"]["wp"]
+('Farm by the wood', True, Pool(count=0, depletion_number=None))
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ordnance.core.errors import BadInput
+from ordnance.core.hexgrid import Hex
+from ordnance.core.maps import GameMap, Vocabulary, load_map_text
+from ordnance.lnl.pool import DEPLETION_RANGE, MAX_COUNTERS, Pool
+from ordnance.lnl.settings import LnlSettings
+from ordnance.lnl.shell import ShellKind, ToHitTable
+from ordnance.lnl.terrain import GAME, lnl_chart
+from ordnance.lnl.wp import LEG_KINDS, UNIT_KINDS, VEHICLE, Dct, parse_dct
+
+TOP_KEYS = frozenset(
+    {
+        "ruleset",
+        "name",
+        "description",
+        "dice",
+        "map",
+        "turns",
+        "first",
+        "settings",
+        "damage_check_table",
+        "sides",
+    }
+)
+SIDE_KEYS = frozenset({"nationality", "smoke_shells", "wp_shells", "depletion_number", "units"})
+POOL_KEYS = frozenset({"count", "depletion_number"})
+UNIT_KEYS = frozenset({"name", "kind", "hex", "lm", "open", "shells", "to_hit", "acquired"})
+POOLS = {"smoke_shells": ShellKind.SMOKE, "wp_shells": ShellKind.WP}
+SIDE_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
+UNIT_ID = re.compile(r"[A-Za-z][A-Za-z0-9_.#-]{0,31}")
+MAX_TURNS = 50
+MAX_LM = 3
+
+
+def _fault(where: str, problem: str) -> BadInput:
+    return BadInput("scenario", where, problem)
+
+
+def _text(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fault(where, "expected text")
+    return value.strip()
+
+
+def _whole(value: object, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fault(where, f"expected a whole number from {low} to {high}")
+    return value
+
+
+def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise _fault(where, "expected a mapping of names to values")
+    return value
+
+
+def _known(data: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
+    unknown = sorted(set(data) - keys)
+    if unknown:
+        raise _fault(f"{where}.{unknown[0]}", f"unknown key; known: {', '.join(sorted(keys))}")
+
+
+def _vocabulary(game: str) -> Vocabulary | None:
+    return lnl_chart().vocabulary if game == GAME else None
+
+
+@lru_cache(maxsize=16)
+def parse_map(text: str, file: str) -> GameMap:
+    """An LnLT map from its YAML text (kept: maps are immutable and replays read them often)."""
+    return load_map_text(text, file, _vocabulary)
+
+
+def _map(raw: object, base: Path | None) -> dict[str, str]:
+    """The map's text (bundled by name, or a file), checked as an LnLT map."""
+    name = _text(raw, "map")
+    bundled = resources.files("ordnance.lnl").joinpath("data", "maps", f"{name}.yaml")
+    path = Path(name).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    try:
+        if "/" not in name and "\\" not in name and bundled.is_file():
+            text, file = bundled.read_text(encoding="utf-8"), f"{name}.yaml"
+        else:
+            text, file = path.read_text(encoding="utf-8"), name
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise _fault(
+            "map", f"{name}: not a bundled LnLT map and cannot be read ({reason})"
+        ) from None
+    try:
+        parse_map(text, file)  # an lnl map: another game's names are unknown here
+    except BadInput as error:
+        declared = _declared_game(text)
+        if declared not in (None, GAME):
+            raise _fault("map", f"{name} is a map for {declared}, not for lnl") from None
+        raise _fault("map", str(error)) from None
+    return {"file": file, "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text}
+
+
+def _declared_game(text: str) -> str | None:
+    """The ``game:`` a map file names, if it can be read at all (for a clearer refusal)."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    game = data.get("game") if isinstance(data, Mapping) else None
+    return game if isinstance(game, str) else None
+
+
+def _settings(raw: object) -> dict[str, str]:
+    if raw is None:
+        return {}
+    values = {
+        name: str(value).lower() if isinstance(value, bool) else str(value)
+        for name, value in _mapping(raw, "settings").items()
+    }
+    try:
+        LnlSettings().override(values)
+    except BadInput as error:
+        raise _fault("settings", f"{error.text!r}: {error.problem}") from None
+    return values
+
+
+def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
+    """Check an LnLT scenario (see the module docstring) and return its self-contained JSON.
+
+    Every fault is a :class:`BadInput` naming the key (``sides.german.units.pz4.to_hit``).
+    """
+    _known(data, TOP_KEYS, "scenario")
+    game_map = _map(data.get("map"), base)
+    labels = parse_map(game_map["text"], game_map["file"])
+    turns = data.get("turns")
+    if turns is not None:
+        turns = _whole(turns, "turns", 1, MAX_TURNS)
+    table = data.get("damage_check_table")
+    if table is not None:
+        try:
+            parse_dct(table)
+        except BadInput as error:
+            raise _fault("damage_check_table", str(error)) from None
+    sides_raw = _mapping(data.get("sides"), "sides")
+    if len(sides_raw) != 2:
+        raise _fault("sides", "an LnLT scenario has exactly two sides")
+    sides: dict[str, Any] = {}
+    units: dict[str, Any] = {}
+    for side, raw in sides_raw.items():
+        where = f"sides.{side}"
+        if not SIDE_NAME.fullmatch(side):
+            raise _fault(where, "a side's name is a lower-case word (letters, digits, '-')")
+        body = _mapping(raw, where)
+        _known(body, SIDE_KEYS, where)
+        sides[side] = _side(body, where, side)
+        for unit_id, unit in _mapping(body.get("units", {}), f"{where}.units").items():
+            unit_where = f"{where}.units.{unit_id}"
+            if not UNIT_ID.fullmatch(unit_id):
+                raise _fault(unit_where, "a unit id is a short word (letters, digits, _.#-)")
+            if unit_id in units:
+                raise _fault(unit_where, "unit ids must be unique across both sides")
+            units[unit_id] = {"side": side, **_unit(unit, unit_where, labels)}
+    first = data.get("first", next(iter(sides)))
+    if first not in sides:
+        raise _fault("first", f"names no side; sides: {', '.join(sides)}")
+    return {
+        "map": game_map,
+        "turns": turns,
+        "first": first,
+        "settings": _settings(data.get("settings")),
+        "damage_check_table": None if table is None else dict(table),
+        "sides": sides,
+        "units": units,
+    }
+
+
+def _side(body: Mapping[str, Any], where: str, side: str) -> dict[str, Any]:
+    nationality = body.get("nationality", side)
+    shared = body.get("depletion_number")
+    if shared is not None:
+        shared = _whole(shared, f"{where}.depletion_number", 1, DEPLETION_RANGE.stop - 1)
+    pools: dict[str, Any] = {}
+    for key, kind in POOLS.items():
+        raw = body.get(key, 0)
+        pool_where = f"{where}.{key}"
+        number = shared
+        if isinstance(raw, Mapping):
+            _known(raw, POOL_KEYS, pool_where)
+            count = _whole(raw.get("count"), f"{pool_where}.count", 0, MAX_COUNTERS)
+            if raw.get("depletion_number") is not None:
+                number = _whole(
+                    raw["depletion_number"],
+                    f"{pool_where}.depletion_number",
+                    1,
+                    DEPLETION_RANGE.stop - 1,
+                )
+        else:
+            count = _whole(raw, pool_where, 0, MAX_COUNTERS)
+        pools[str(kind)] = {"count": count, "depletion_number": number}
+    return {"nationality": _text(nationality, f"{where}.nationality").lower(), "pools": pools}
+
+
+def _unit(raw: object, where: str, game_map: GameMap) -> dict[str, Any]:
+    body = _mapping(raw, where)
+    _known(body, UNIT_KEYS, where)
+    kind = body.get("kind")
+    if kind not in UNIT_KINDS:
+        raise _fault(f"{where}.kind", f"one of {', '.join(UNIT_KINDS)}")
+    unit: dict[str, Any] = {
+        "name": _text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name"),
+        "kind": kind,
+        "hex": _hex(body.get("hex"), f"{where}.hex", game_map),
+        "lm": None,
+        "open": False,
+        "shells": [],
+        "to_hit": None,
+        "acquired": None,
+    }
+    vehicle_only = ("open", "shells", "to_hit", "acquired")
+    if kind != VEHICLE:
+        given = [key for key in vehicle_only if key in body]
+        if given:
+            raise _fault(f"{where}.{given[0]}", "only a vehicle has this")
+    if "lm" in body:
+        if kind != "leader":
+            raise _fault(f"{where}.lm", "only a leader has a Leadership Modifier")
+        unit["lm"] = _whole(body["lm"], f"{where}.lm", 0, MAX_LM)
+    if kind == VEHICLE:
+        _vehicle(body, where, game_map, unit)
+    return unit
+
+
+def _vehicle(body: Mapping[str, Any], where: str, game_map: GameMap, unit: dict[str, Any]) -> None:
+    is_open = body.get("open", False)
+    if not isinstance(is_open, bool):
+        raise _fault(f"{where}.open", "expected true or false")
+    unit["open"] = is_open
+    shells = body.get("shells", [])
+    if not isinstance(shells, list):
+        raise _fault(f"{where}.shells", "expected a list such as [smoke, wp]")
+    kinds: list[str] = []
+    for shell in shells:
+        try:
+            kinds.append(str(ShellKind.parse(str(shell))))
+        except BadInput as error:
+            raise _fault(f"{where}.shells", f"{error.text!r}: {error.problem}") from None
+    unit["shells"] = sorted(set(kinds))
+    raw_table = body.get("to_hit")
+    if raw_table is not None:
+        if not isinstance(raw_table, Mapping):
+            raise _fault(f"{where}.to_hit", "expected {longest range: To Hit number}")
+        try:
+            unit["to_hit"] = ToHitTable.of(raw_table).to_json()
+        except BadInput as error:
+            raise _fault(f"{where}.to_hit", f"{error.text!r}: {error.problem}") from None
+    elif kinds:
+        raise _fault(f"{where}.to_hit", "a vehicle that fires shells needs its To Hit numbers")
+    if body.get("acquired") is not None:
+        unit["acquired"] = _hex(body["acquired"], f"{where}.acquired", game_map)
+
+
+def _hex(raw: object, where: str, game_map: GameMap) -> str:
+    text = _text(raw if raw is None else str(raw), where)
+    try:
+        return game_map.label(game_map.parse(text))
+    except BadInput as error:
+        raise _fault(where, f"{error.text!r}: {error.problem}") from None
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit's fixed facts."""
+
+    id: str
+    side: str
+    name: str
+    kind: str
+    hex: Hex
+    lm: int | None
+    open: bool
+    shells: frozenset[ShellKind]
+    to_hit: ToHitTable | None
+    acquired: Hex | None
+
+    @property
+    def leg(self) -> bool:
+        return self.kind in LEG_KINDS
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The scenario as values: the map, turns, sides, pools, units, settings, the DCT."""
+
+    game_map: GameMap = field(compare=False)
+    map_sha256: str
+    turns: int | None
+    first: str
+    sides: tuple[str, ...]
+    nationality: Mapping[str, str]
+    pools: Mapping[str, Mapping[str, Pool]]
+    units: Mapping[str, Unit]
+    settings: LnlSettings
+    dct: Dct | None
+
+    @classmethod
+    def of(cls, body: Mapping[str, Any]) -> Sheet:
+        """Build from :func:`load_scenario`'s JSON (as stored in the log)."""
+        game_map = parse_map(body["map"]["text"], body["map"]["file"])
+        units = {
+            unit_id: Unit(
+                id=unit_id,
+                side=u["side"],
+                name=u["name"],
+                kind=u["kind"],
+                hex=game_map.parse(u["hex"]),
+                lm=u["lm"],
+                open=u["open"],
+                shells=frozenset(ShellKind(s) for s in u["shells"]),
+                to_hit=None if u["to_hit"] is None else ToHitTable.of(u["to_hit"]),
+                acquired=None if u["acquired"] is None else game_map.parse(u["acquired"]),
+            )
+            for unit_id, u in body["units"].items()
+        }
+        pools = {
+            side: {kind: Pool(p["count"], p["depletion_number"]) for kind, p in s["pools"].items()}
+            for side, s in body["sides"].items()
+        }
+        table = body["damage_check_table"]
+        return cls(
+            game_map=game_map,
+            map_sha256=body["map"]["sha256"],
+            turns=body["turns"],
+            first=body["first"],
+            sides=tuple(body["sides"]),
+            nationality={side: s["nationality"] for side, s in body["sides"].items()},
+            pools=pools,
+            units=units,
+            settings=LnlSettings().override(body["settings"]),
+            dct=None if table is None else parse_dct(table),
+        )
+
+    def other(self, side: str) -> str:
+        """The opposing side."""
+        return next(s for s in self.sides if s != side)
+
+    def unit(self, unit_id: str) -> Unit:
+        if unit_id not in self.units:
+            raise BadInput("unit", unit_id, f"no such unit; units: {', '.join(self.units)}")
+        return self.units[unit_id]
+
+    def hex(self, text: str) -> Hex:
+        """A hex of the scenario's map from its label."""
+        return self.game_map.parse(text)
+
+    def label(self, hex: Hex) -> str:
+        return self.game_map.label(hex)

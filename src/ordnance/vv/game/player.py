@@ -1,0 +1,67 @@
+"""The AI as a player: the next command for a side the scenario marks ``ai: true``.
+
+It answers whatever the side must decide now, as command text that goes through the same
+parsing and checks as a person's (VV.AP-phases):
+
+- CP waiting for it: the engine's allocation (``assign-cp --auto``);
+- a stack that just entered a hex in the opponent's Movement Phase: the Opportunity Fire of
+  :func:`~ordnance.vv.ai.opfire_choice`, or ``pass``;
+- its Fire or Defensive Fire Phase: the first attack of :func:`~ordnance.vv.ai.plan_fire` (the
+  plan is made again after each attack), then ``phase next``;
+- its After-Action Phase: a rally roll for each pinned unit, with the best unpinned leader in
+  the hex, then ``phase next``;
+- any other phase of its own: ``phase next`` (the AI does not move).
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from ordnance.core.errors import IllegalAction
+from ordnance.vv.ai import PlannedAttack, opfire_choice, plan_fire
+from ordnance.vv.game.rally import leaders_for
+from ordnance.vv.game.state import Phase, VvState
+
+
+def ai_command(state: VvState, side: str) -> str | None:
+    """The AI's next command for ``side``, or None when ``side`` has nothing to decide."""
+    if side not in state.sheet.ai_sides:
+        raise IllegalAction(
+            "VV.AP-phases", f"the scenario does not have the AI play {side} (ai: true)"
+        )
+    if state.to_move != side:
+        return None
+    board = state.board
+    if state.pending is not None:
+        return "assign-cp --auto"
+    window = state.window
+    if window is not None:
+        choice = opfire_choice(board, side, window.movers, window.hex, attacked=state.attacked)
+        return "pass" if choice is None else fire_text("opfire", choice, state)
+    if state.phase in (Phase.FIRE, Phase.DEFENSIVE_FIRE):
+        plan = plan_fire(board, side, attacked=state.attacked)
+        if plan.attacks:
+            return fire_text("fire", plan.attacks[0], state)
+    if state.phase is Phase.AFTER_ACTION:
+        for unit_id in board.side_units(side):
+            status = board.status[unit_id]
+            if status.pinned and status.aboard is None and not status.rally_tried:
+                leaders = leaders_for(board, unit_id)
+                words = ["rally", unit_id]
+                if leaders:
+                    best = min(leaders, key=lambda leader: (leaders[leader], leader))
+                    words += ["--leader", best]
+                return shlex.join(words)
+    return "phase next"
+
+
+def fire_text(verb: str, attack: PlannedAttack, state: VvState) -> str:
+    """The command that makes a planned attack."""
+    words = [verb, ",".join(attack.units)]
+    if verb == "fire":
+        words += ["--at", state.board.label(attack.target) or ""]
+    if attack.weapons:
+        words += ["--weapons", ",".join(attack.weapons)]
+    if attack.leader is not None:
+        words += ["--leader", attack.leader]
+    return shlex.join(words)

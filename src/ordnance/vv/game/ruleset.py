@@ -1,0 +1,229 @@
+"""Valor & Victory AP fire as a :class:`~ordnance.core.ruleset.Ruleset` for the game service.
+
+Besides the protocol (state, whose move, legal actions, resolve, apply: OpenSpiel's shape) it
+offers an AI its two other needs: :meth:`VvRuleset.chance_outcomes`, the exact distribution of
+an attack's CP before it is rolled, and :meth:`VvRuleset.ai_command`, the AI's own next command.
+
+>>> from ordnance.core.dice import DR, ManualDice
+>>> rules = VvRuleset()
+>>> body = rules.load_scenario({"map": "vv-hedgerows", "sides": {
+...     "us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "C7"}}},
+...     "de": {"ai": True, "units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "C4"}}}}},
+...     None)
+>>> state = rules.initial_state(body)
+>>> state = rules.apply(state, rules.resolve(state, rules.parse_command("us", ["phase", "next"]),
+...                                          ManualDice([])).events[0])
+>>> rules.legal_actions(state, "us")
+('phase next', 'fire a --at C4')
+>>> rules.chance_outcomes(state, rules.parse_command("us", ["fire", "a", "--at", "C4"]))[5]
+Fraction(1, 36)
+>>> done = rules.resolve(state, rules.parse_command("us", ["fire", "a", "--at", "C4"]),
+...                      ManualDice([DR(1, 2)]))
+>>> done.ruling["cp"], [e.kind for e in done.events]
+(4, ['fired', 'attack'])
+>>> state = rules.apply(rules.apply(state, done.events[0]), done.events[1])
+>>> rules.to_move(state), rules.ai_command(state, "de")
+('de', 'assign-cp --auto')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ordnance.core.dice import DR, DiceSource, DieRoll
+from ordnance.core.errors import OrdnanceError
+from ordnance.core.maps import GameMap, TerrainChart
+from ordnance.core.odds import Distribution
+from ordnance.core.ruleset import Command, Event, JsonObject, Resolution
+from ordnance.vv.ai import classes
+from ordnance.vv.game.commands import parse_command
+from ordnance.vv.game.player import ai_command
+from ordnance.vv.game.resolve import attack_of, resolve
+from ordnance.vv.game.scenario import Sheet, load_scenario
+from ordnance.vv.game.state import Phase, VvState, apply, initial_state
+from ordnance.vv.odds import cp_odds
+from ordnance.vv.targets import enemy_hexes
+from ordnance.vv.terrain import vv_chart
+from ordnance.vv.units import Kind
+
+
+class _Rolled(Exception):
+    """Raised by the probe dice: the command passed every check and reached its roll."""
+
+
+class _Probe:
+    """Dice that stop a resolution at its first roll: what passed the checks is legal."""
+
+    def roll_dr(self, purpose: str) -> DR:
+        raise _Rolled(purpose)
+
+    def roll_die(self, purpose: str) -> DieRoll:
+        raise _Rolled(purpose)
+
+
+class VvRuleset:
+    """Valor & Victory: six phases, AP fire groups, Opportunity Fire, CP, rally, an AI."""
+
+    @property
+    def name(self) -> str:
+        return "vv"
+
+    def load_scenario(self, data: Mapping[str, Any], base: Path | None) -> JsonObject:
+        return load_scenario(data, base)
+
+    def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(scenario["sides"])
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> VvState:
+        return initial_state(Sheet.of(scenario))
+
+    def parse_command(self, side: str, words: Sequence[str]) -> Command:
+        return parse_command(side, words)
+
+    def to_move(self, state: VvState) -> str | None:
+        return state.to_move
+
+    def legal_actions(self, state: VvState, side: str) -> tuple[str, ...]:
+        """Candidate commands that pass every check (probed up to their roll). Fire groups are
+        offered whole per grouping class and unit by unit; any other subset may be sent too."""
+        legal: list[str] = []
+        for text in _candidates(state, side):
+            command = parse_command(side, text.split())
+            try:
+                resolve(state, command, _Probe())
+            except _Rolled:
+                pass
+            except OrdnanceError:
+                continue
+            legal.append(command.text)
+        return tuple(dict.fromkeys(legal))
+
+    def resolve(self, state: VvState, command: Command, dice: DiceSource) -> Resolution:
+        return resolve(state, command, dice)
+
+    def apply(self, state: VvState, event: Event) -> VvState:
+        return apply(state, event.kind, event.data)
+
+    def is_over(self, state: VvState) -> bool:
+        return state.over
+
+    def view(self, state: VvState) -> JsonObject:
+        return view(state)
+
+    def live_map(self, state: VvState) -> tuple[GameMap, TerrainChart]:
+        """The map with the smoke now in play, for ``ordnance game render``."""
+        return state.board.smoked_map(), vv_chart()
+
+    def chance_outcomes(self, state: VvState, command: Command) -> Distribution[int]:
+        """The exact CP distribution of a ``fire``/``opfire`` command (refused as it would be)."""
+        attack = attack_of(state, command)
+        return cp_odds(attack.apfp, attack.drm, state.board.settings)
+
+    def ai_command(self, state: VvState, side: str) -> str | None:
+        """The AI's next command for a side the scenario gives it (None: not its decision)."""
+        return ai_command(state, side)
+
+
+def _candidates(state: VvState, side: str) -> list[str]:
+    if state.to_move != side:
+        return []
+    if state.pending is not None:
+        return ["assign-cp --auto"]
+    board = state.board
+    groups = [list(units) for units in classes(board, side).values()]
+    groups += [[u] for units in groups for u in units if len(units) > 1]
+    if state.window is not None:
+        return ["pass"] + [f"opfire {','.join(g)}" for g in groups]
+    texts = ["phase next"]
+    if state.phase in (Phase.FIRE, Phase.DEFENSIVE_FIRE):
+        for hex in enemy_hexes(board, side):
+            label = board.label(hex)
+            texts += [f"fire {','.join(g)} --at {label}" for g in groups]
+    if state.phase is Phase.MOVEMENT:
+        texts += _moves(state, side)
+    if state.phase is Phase.AFTER_ACTION:
+        texts += [f"rally {u}" for u in board.side_units(side) if board.status[u].pinned]
+    return texts
+
+
+def _moves(state: VvState, side: str) -> list[str]:
+    board = state.board
+    stacks: dict[str, list[str]] = {}
+    for unit_id in board.side_units(side):
+        status = board.status[unit_id]
+        if status.aboard is None and not status.fired and not status.pinned:
+            stacks.setdefault(board.label(status.hex) or "", []).append(unit_id)
+    texts: list[str] = []
+    for units in stacks.values():
+        start = board.hex_of(units[0])
+        assert start is not None
+        for hex in start.neighbours():
+            if hex not in board.game_map:
+                continue
+            label = board.label(hex)
+            movers = [units] if len(units) == 1 else [units, *([u] for u in units)]
+            texts += [f"move {','.join(m)} --to {label}" for m in movers]
+    return texts
+
+
+def view(state: VvState) -> JsonObject:
+    """The game as JSON for ``status``: phase, decisions waiting, pools, smoke, every unit."""
+    board = state.board
+    units: dict[str, Any] = {}
+    for unit_id, unit in board.units.items():
+        status = board.status[unit_id]
+        counter = unit.printed(status.reduced)
+        units[unit_id] = {
+            "side": unit.side,
+            "name": unit.name,
+            "kind": str(unit.plays_as(status.reduced)),
+            "counter": None if counter is None else str(counter),
+            "leadership": unit.leadership if unit.kind is Kind.LEADER else None,
+            "weapons": [
+                {"mount": str(w.mount), "apfp": w.apfp, "turret": w.turret} for w in unit.weapons
+            ],
+            "casualty_rating": board.casualty_rating(unit_id),
+            "hex": board.label(board.hex_of(unit_id)),
+            "facing": None if status.facing is None else str(status.facing),
+            "aboard": status.aboard,
+            "pinned": status.pinned,
+            "fire_marker": status.fired,
+            "move_marker": status.moved,
+            "reduced": status.reduced,
+            "eliminated": status.eliminated,
+            "mp_used": status.mp_used,
+        }
+    pending = state.pending
+    window = state.window
+    return {
+        "turn": state.turn,
+        "turns": state.sheet.turns,
+        "player": state.player,
+        "phase": str(state.phase),
+        "phase_owner": state.phase_owner,
+        "to_move": state.to_move,
+        "over": state.over,
+        "ai_sides": sorted(state.sheet.ai_sides),
+        "pending": None
+        if pending is None
+        else {
+            "hex": board.label(pending.hex),
+            "cp": pending.cp,
+            "attacker": pending.attacker,
+            "defender": pending.defender,
+            "units": list(pending.units),
+        },
+        "opportunity": None
+        if window is None
+        else {"hex": board.label(window.hex), "movers": list(window.movers)},
+        "attacked": sorted([key, target] for key, target in state.attacked),
+        "pools": {
+            side: {"grenades": p.grenades, "satchels": p.satchels, "satchel_apfp": p.satchel_apfp}
+            for side, p in state.pools.items()
+        },
+        "smoke": {board.label(h): level for h, level in sorted(board.smoke.items())},
+        "settings": board.settings.to_json(),
+        "units": units,
+    }

@@ -1,0 +1,163 @@
+"""Readings of the V&V texts that no source settles, as documented, overridable settings.
+
+Each setting carries its provenance tag from ``reference/vv.md`` (``[default]``, ``[inferred]``)
+and the rule or open point it concerns (section 17 of the fact sheet numbers the open points).
+A scenario overrides them under ``settings:``; the odds command takes ``--set NAME=VALUE``.
+
+>>> VvSettings().low_roll
+'clamp'
+>>> VvSettings().override({"low_roll": "extend"}).low_roll
+'extend'
+>>> VvSettings().override({"ai_opfire_threshold": "3/2"}).ai_opfire_threshold
+Fraction(3, 2)
+>>> VvSettings().override({"low_roll": "sideways"})
+Traceback (most recent call last):
+...
+ordnance.core.errors.BadInput: bad setting 'low_roll=sideways': expected one of clamp, extend
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ordnance.core.errors import BadInput
+
+# The text values a setting of kind ``str`` may take.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "low_roll": ("clamp", "extend"),
+    "unpinned_first_until": ("pinned", "eliminated"),
+}
+
+
+def _setting(default: Any, tag: str, rule: str, doc: str) -> Any:
+    return field(default=default, metadata={"tag": tag, "rule": rule, "doc": doc})
+
+
+@dataclass(frozen=True)
+class VvSettings:
+    """The V&V engine's readings; ``VvSettings.describe()`` lists them with their provenance."""
+
+    low_roll: str = _setting(
+        "clamp",
+        "[default]",
+        "r. 14.5, open point 1",
+        "A final AP roll below 2 is read on the 2 column ('clamp'); 'extend' continues the"
+        " table's pattern instead, one more CP per point below 2.",
+    )
+    member_must_reach: bool = _setting(
+        True,
+        "[default]",
+        "r. 12.3, 13.3, open point 6",
+        "Every member of a fire group must reach the target with its own range or its support"
+        " weapon's (then with the weapon's APFP only); when false, a member out of range joins"
+        " and adds nothing.",
+    )
+    leader_lends_out_of_range: bool = _setting(
+        True,
+        "[inferred]",
+        "r. 13.6",
+        "A leader whose own APFP cannot reach the target may still join the group and lend his"
+        " Leadership Modifier (he is marked as fired even when his APFP goes unused).",
+    )
+    grenade_each: bool = _setting(
+        True,
+        "[inferred]",
+        "r. 12.51",
+        "Each unit that throws a grenade (one per unit per attack) gives -1; when false, one -1"
+        " per attack however many throw.",
+    )
+    unpinned_first_until: str = _setting(
+        "pinned",
+        "[inferred]",
+        "r. 14.61-14.62",
+        "Unpinned units take CP before pinned ones: an already pinned unit may be eliminated"
+        " once every unpinned unit of the hex is 'pinned' or eliminated by the same result (the"
+        " reference: 'if only pinned units remain they must be eliminated'); 'eliminated' waits"
+        " until every unpinned unit is eliminated.",
+    )
+    assault_cover_needs_all: bool = _setting(
+        True,
+        "[default]",
+        "r. 6.4",
+        "Assault Movement's +1 cover counts for an attack only when every eligible target unit"
+        " in the hex made an Assault Move this turn (one roll serves the whole hex).",
+    )
+    opfire_cover_ignores_hindrance: bool = _setting(
+        True,
+        "[default]",
+        "r. 13.8, open point 9",
+        "For Opportunity Fire's 'no positive cover' -1 only the target's own cover counts"
+        " (terrain, hexside, fortification, Assault Movement); LOS hindrances do not cancel it.",
+    )
+    ai_opfire_threshold: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
+        Fraction(1),
+        "[default]",
+        "r. 13.8 (AI policy)",
+        "The AI Opportunity Fires at an entering stack with a fire group whose expected CP is"
+        " at least this (a fraction such as 3/2); below it the group keeps its fire.",
+    )
+
+    def override(self, values: Mapping[str, str]) -> VvSettings:
+        """A copy with some settings changed, from their text forms."""
+        known = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        for name, text in values.items():
+            if name not in known:
+                raise BadInput(
+                    "setting", name, "unknown setting; known: " + ", ".join(sorted(known))
+                )
+            changes[name] = _convert(name, str(text), type(getattr(self, name)))
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            f.name: str(getattr(self, f.name))
+            if isinstance(getattr(self, f.name), Fraction)
+            else getattr(self, f.name)
+            for f in dataclasses.fields(self)
+        }
+
+    @staticmethod
+    def describe() -> list[dict[str, Any]]:
+        """Every setting with its default, provenance tag, rule and explanation."""
+        defaults = VvSettings().to_json()
+        return [
+            {
+                "name": f.name,
+                "default": defaults[f.name],
+                "tag": f.metadata["tag"],
+                "rule": f.metadata["rule"],
+                "doc": f.metadata["doc"],
+            }
+            for f in dataclasses.fields(VvSettings)
+        ]
+
+
+def _convert(name: str, text: str, kind: type) -> Any:
+    whole = f"{name}={text}"
+    if kind is bool:
+        lowered = text.strip().lower()
+        if lowered in {"1", "true", "yes", "on"}:
+            return True
+        if lowered in {"0", "false", "no", "off"}:
+            return False
+        raise BadInput("setting", whole, "expected true or false")
+    if kind is Fraction:
+        try:
+            value = Fraction(text.strip())
+        except (ValueError, ZeroDivisionError):
+            raise BadInput("setting", whole, "expected a number such as 1 or 3/2") from None
+        if value < 0:
+            raise BadInput("setting", whole, "cannot be negative")
+        return value
+    choices = CHOICES.get(name)
+    if choices is not None and text.strip() not in choices:
+        raise BadInput("setting", whole, f"expected one of {', '.join(choices)}")
+    return text.strip()
+
+
+DEFAULT = VvSettings()
