@@ -31,6 +31,8 @@ unit: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_odds.py
 	$(BIN)/python benchmarks/bench_ledger.py
+	$(BIN)/python benchmarks/bench_los.py
+	$(BIN)/python benchmarks/bench_vv_ai.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
