@@ -56,7 +56,7 @@ from ordnance.core.hexgrid import (
     both_block_max,
     trace,
 )
-from ordnance.core.maps import Ends, GameMap, LosVerdict, TerrainChart, build_verdict
+from ordnance.core.maps import Ends, GameMap, LosJudge, LosVerdict, TerrainChart, build_verdict
 from ordnance.core.maps.sights import MetLog, combine, target_cover, touches
 
 # A pair along a hexside counts once (both must block; the larger hindrance), the largest
@@ -143,16 +143,5 @@ def asl_los(game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict:
     )
 
 
-class AslJudge:
-    """ASL's map rules for the CLI and renderer: its terrain table and its LOS verdict."""
-
-    game = GAME
-
-    def chart(self) -> TerrainChart:
-        return asl_chart()
-
-    def los(self, game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict:
-        return asl_los(game_map, firer, target)
-
-
-JUDGE = AslJudge()
+# ASL's map rules for the CLI and renderer: its terrain table and its LOS verdict.
+JUDGE = LosJudge(GAME, asl_chart, asl_los)

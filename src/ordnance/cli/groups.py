@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ordnance.asl.settings import Settings
-from ordnance.cli.output import parse_overrides
+from ordnance.cli.output import parse_overrides, settings_in
 
 app = typer.Typer(
     name="ordnance",
@@ -73,9 +73,4 @@ def asl_options(
 
 def settings_of(ctx: typer.Context) -> Settings:
     """The settings the ``asl`` group built from ``--set`` (defaults when called directly)."""
-    node: typer.Context | None = ctx
-    while node is not None:
-        if isinstance(node.obj, Settings):
-            return node.obj
-        node = node.parent  # type: ignore[assignment]
-    return Settings()
+    return settings_in(ctx, Settings)

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from ordnance.cli.groups import lnl_app
@@ -27,6 +26,8 @@ from ordnance.cli.output import (
     parse_overrides,
     roll_or_read,
     ruling_table,
+    settings_in,
+    show_settings,
 )
 from ordnance.core.errors import BadInput
 from ordnance.core.maps import GameMap
@@ -81,15 +82,6 @@ def lnl_options(
     ctx.obj = LnlSettings().override(parse_overrides(overrides or []))
 
 
-def _settings(ctx: typer.Context) -> LnlSettings:
-    node: typer.Context | None = ctx
-    while node is not None:
-        if isinstance(node.obj, LnlSettings):
-            return node.obj
-        node = node.parent  # type: ignore[assignment]
-    return LnlSettings()
-
-
 def _map(name: str) -> GameMap:
     game_map = open_map(name)
     if game_map.game != GAME:
@@ -136,7 +128,7 @@ def shell_command(
     as_json: AsJson = False,
 ) -> None:
     """Fire one Smoke or WP shell at a hex: hit, short, beyond or none, and where it lands."""
-    settings = _settings(ctx)
+    settings = settings_in(ctx, LnlSettings)
     game_map = _map(map_name)
     shell = ShellKind.parse(kind)
     origin, aimed = game_map.parse(firer), game_map.parse(target)
@@ -214,7 +206,7 @@ def odds_shell_command(
         to_hit=_to_hit(to_hit),
         opportunity=opportunity,
         drms=drm or [],
-        settings=_settings(ctx),
+        settings=settings_in(ctx, LnlSettings),
     )
     if as_json:
         emit_json(odds.to_json())
@@ -257,7 +249,7 @@ def odds_wp_command(
     if not 0 <= leader_lm <= 3:
         raise BadInput("LM", str(leader_lm), "0 to 3")
     subject = Subject("unit", kinds[unit], open=True, closed_space=closed, leader_lm=leader_lm)
-    odds = wp_check_odds(subject, _settings(ctx))
+    odds = wp_check_odds(subject, settings_in(ctx, LnlSettings))
     clauses = ["LNL.W-check", *(["LNL.W-closed"] if closed else []), "SYS.odds"]
     dice = "two dice, the higher kept," if closed else "one die"
     explanation = (
@@ -331,18 +323,6 @@ def odds_pool_command(
 @lnl_app.command("settings")
 def settings_command(ctx: typer.Context, as_json: AsJson = False) -> None:
     """List every overridable reading: current value, default, provenance and rule."""
-    current = _settings(ctx)
+    current = settings_in(ctx, LnlSettings)
     rows = [{**row, "value": getattr(current, row["name"])} for row in LnlSettings.describe()]
-    if as_json:
-        emit_json(
-            {"settings": rows, "clauses": ["SYS.cite"], "explanation": "The engine's readings."}
-        )
-        return
-    table = Table(title="LnLT settings (override with: ordnance lnl --set NAME=VALUE ...)")
-    for column in ("name", "value", "default", "tag", "rule", "doc"):
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(
-            *(Text(str(row[c])) for c in ("name", "value", "default", "tag", "rule", "doc"))
-        )
-    console.print(table)
+    show_settings(rows, "LnLT settings (override with: ordnance lnl --set NAME=VALUE ...)", as_json)

@@ -6,8 +6,9 @@ import json
 import secrets
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
+import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -18,6 +19,8 @@ from ordnance.core.odds import OutcomeOdds
 from ordnance.core.rulings import Ruling
 
 console = Console(highlight=False, soft_wrap=True)
+SettingsT = TypeVar("SettingsT")
+SETTING_COLUMNS = ("name", "value", "default", "tag", "rule", "doc")
 
 
 def parse_overrides(pairs: Iterable[str]) -> dict[str, str]:
@@ -80,3 +83,50 @@ def odds_table(title: str, rows: Sequence[OutcomeOdds]) -> Table:
         p = row.probability
         table.add_row(Text(row.outcome), f"{p.numerator}/{p.denominator}", f"{row.percent:.2f}%")
     return table
+
+
+def settings_in(ctx: typer.Context, kind: type[SettingsT]) -> SettingsT:
+    """The ``kind`` settings a group's callback built from ``--set`` (else the defaults).
+
+    Each game's group (``asl``, ``lnl``, ``vv``) keeps its settings in its context's ``obj``;
+    a subcommand finds them by walking up to that group.
+
+    >>> from typer.core import TyperCommand
+    >>> settings_in(typer.Context(TyperCommand("x"), obj=None), dict)
+    {}
+    """
+    node: typer.Context | None = ctx
+    while node is not None:
+        if isinstance(node.obj, kind):
+            return node.obj
+        node = node.parent  # type: ignore[assignment]
+    return kind()
+
+
+def show_settings(rows: Sequence[dict[str, Any]], title: str, as_json: bool) -> None:
+    """Print a game's ``settings`` rows (``describe()`` with the current ``value``), or JSON.
+
+    >>> show_settings([], "demo settings", as_json=True)
+    {
+      "settings": [],
+      "clauses": [
+        "SYS.cite"
+      ],
+      "explanation": "The engine's readings."
+    }
+    """
+    if as_json:
+        emit_json(
+            {
+                "settings": list(rows),
+                "clauses": ["SYS.cite"],
+                "explanation": "The engine's readings.",
+            }
+        )
+        return
+    table = Table(title=title)
+    for column in SETTING_COLUMNS:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(str(row[c])) for c in SETTING_COLUMNS))
+    console.print(table)

@@ -21,7 +21,14 @@ from rich.text import Text
 
 from ordnance.cli.game import AsJson, Db, GameId, Side, Token, _print_applied, _service
 from ordnance.cli.groups import game_app, vv_app
-from ordnance.cli.output import console, emit_json, odds_table, parse_overrides
+from ordnance.cli.output import (
+    console,
+    emit_json,
+    odds_table,
+    parse_overrides,
+    settings_in,
+    show_settings,
+)
 from ordnance.core.errors import BadInput
 from ordnance.core.rulings import jsonable
 from ordnance.vv.combat_table import TABLE
@@ -50,15 +57,6 @@ def vv_options(
     ctx.obj = VvSettings().override(parse_overrides(overrides or []))
 
 
-def _settings(ctx: typer.Context) -> VvSettings:
-    node: typer.Context | None = ctx
-    while node is not None:
-        if isinstance(node.obj, VvSettings):
-            return node.obj
-        node = node.parent  # type: ignore[assignment]
-    return VvSettings()
-
-
 @vv_app.command("odds")
 def odds_command(
     ctx: typer.Context,
@@ -70,7 +68,7 @@ def odds_command(
     as_json: AsJson = False,
 ) -> None:
     """Exact odds of each Casualty Point result of one AP attack (2d6 + DRM on the table)."""
-    settings = _settings(ctx)
+    settings = settings_in(ctx, VvSettings)
     if apfp < 1:
         raise BadInput("APFP", str(apfp), "an AP attack has at least 1 APFP")
     odds = cp_odds(apfp, drm, settings)
@@ -115,20 +113,9 @@ def odds_command(
 @vv_app.command("settings")
 def settings_command(ctx: typer.Context, as_json: AsJson = False) -> None:
     """Every overridable reading: current value, default, provenance and rule."""
-    current = _settings(ctx).to_json()
+    current = settings_in(ctx, VvSettings).to_json()
     rows = [{**row, "value": current[row["name"]]} for row in VvSettings.describe()]
-    if as_json:
-        emit_json(
-            {"settings": rows, "clauses": ["SYS.cite"], "explanation": "The engine's readings."}
-        )
-        return
-    table = Table(title="V&V settings (override with: ordnance vv --set NAME=VALUE ...)")
-    columns = ("name", "value", "default", "tag", "rule", "doc")
-    for column in columns:
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*(Text(str(row[c])) for c in columns))
-    console.print(table)
+    show_settings(rows, "V&V settings (override with: ordnance vv --set NAME=VALUE ...)", as_json)
 
 
 def _vv_game(game: Any) -> tuple[VvRuleset, VvState]:

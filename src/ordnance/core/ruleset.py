@@ -20,13 +20,13 @@ Event(kind='phase', data={'phase': 'PFPh'})
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from ordnance.core.dice import DiceSource
-from ordnance.core.errors import BadInput
+from ordnance.core.dice import DR, DiceSource, DieRoll
+from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.maps import GameMap, TerrainChart
 
 JsonObject = dict[str, Any]
@@ -201,3 +201,51 @@ class MapRules(Protocol):
     def live_map(self, state: Any) -> tuple[GameMap, TerrainChart] | None:
         """The scenario's map with what the game placed on it, and the table to draw it with."""
         ...
+
+
+class ProbeRolled(Exception):
+    """Raised by :class:`ProbeDice`: the command passed every check and reached its roll."""
+
+
+class ProbeDice:
+    """Dice that stop a resolution at its first roll: what passed the checks is legal.
+
+    Rulesets check a command completely before they roll, so resolving it with these dice
+    answers "would this be accepted?" without rolling or changing anything.
+
+    >>> ProbeDice().roll_dr("To Hit DR")
+    Traceback (most recent call last):
+    ...
+    ordnance.core.ruleset.ProbeRolled: To Hit DR
+    """
+
+    def roll_dr(self, purpose: str) -> DR:
+        raise ProbeRolled(purpose)
+
+    def roll_die(self, purpose: str) -> DieRoll:
+        raise ProbeRolled(purpose)
+
+
+def passes_checks(
+    resolve: Callable[[StateT, Command, DiceSource], object], state: StateT, command: Command
+) -> bool:
+    """Whether ``resolve(state, command, dice)`` accepts ``command``, probed up to its first roll.
+
+    A refusal (any :class:`~ordnance.core.errors.OrdnanceError`) means not legal; reaching a
+    roll, or finishing without one, means legal. This is what ``legal_actions`` filters by.
+
+    >>> from ordnance.core.errors import IllegalAction
+    >>> def fire(state, command, dice):
+    ...     if command.args["gun"] != "pak":
+    ...         raise IllegalAction("C8", "no such gun")
+    ...     return dice.roll_dr("To Hit DR")
+    >>> [passes_checks(fire, None, Command("german", "fire", {"gun": g})) for g in ("pak", "mg")]
+    [True, False]
+    """
+    try:
+        resolve(state, command, ProbeDice())
+    except ProbeRolled:
+        pass
+    except OrdnanceError:
+        return False
+    return True

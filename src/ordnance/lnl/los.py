@@ -50,7 +50,7 @@ from ordnance.core.hexgrid import (
     both_block_max,
     trace,
 )
-from ordnance.core.maps import Ends, GameMap, LosVerdict, TerrainChart, build_verdict
+from ordnance.core.maps import Ends, GameMap, LosJudge, LosVerdict, TerrainChart, build_verdict
 from ordnance.core.maps.sights import MetLog, target_cover
 from ordnance.lnl.terrain import GAME, degrading_limit, lnl_chart, marker_entry
 
@@ -130,16 +130,5 @@ def lnl_los(game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict:
     )
 
 
-class LnlJudge:
-    """LnLT's map rules for the CLI and renderer: its terrain table and its LOS verdict."""
-
-    game = GAME
-
-    def chart(self) -> TerrainChart:
-        return lnl_chart()
-
-    def los(self, game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict:
-        return lnl_los(game_map, firer, target)
-
-
-JUDGE = LnlJudge()
+# LnLT's map rules for the CLI and renderer: its terrain table and its LOS verdict.
+JUDGE = LosJudge(GAME, lnl_chart, lnl_los)

@@ -58,7 +58,7 @@ from ordnance.core.hexgrid import (
     SightRule,
     trace,
 )
-from ordnance.core.maps import Ends, GameMap, LosVerdict, TerrainChart, build_verdict
+from ordnance.core.maps import Ends, GameMap, LosJudge, LosVerdict, TerrainChart, build_verdict
 from ordnance.core.maps.sights import MetLog, combine, target_cover
 from ordnance.vv.terrain import GAME, vv_chart
 
@@ -153,16 +153,5 @@ def vv_los(game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict:
     )
 
 
-class VvJudge:
-    """V&V's map rules for the CLI and renderer: its terrain table and its LOS verdict."""
-
-    game = GAME
-
-    def chart(self) -> TerrainChart:
-        return vv_chart()
-
-    def los(self, game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict:
-        return vv_los(game_map, firer, target)
-
-
-JUDGE = VvJudge()
+# VV's map rules for the CLI and renderer: its terrain table and its LOS verdict.
+JUDGE = LosJudge(GAME, vv_chart, vv_los)

@@ -29,35 +29,28 @@ ordnance.core.errors.BadInput: bad command 'fire pak': fire needs --ammo
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ordnance.asl.canister import ADJACENT_CHOICES
 from ordnance.asl.dispensers import Crew, dispenser_family
 from ordnance.asl.notation import Family
+from ordnance.core.command_words import (
+    Option,
+    label,
+    option_defaults,
+    option_words,
+    read_options,
+    require,
+    verb_of,
+    whole_number,
+)
 from ordnance.core.errors import BadInput
 from ordnance.core.ruleset import Command
 
 
-@dataclass(frozen=True)
-class Option:
-    """One ``--option``: the argument it fills, how its value is read, whether it repeats."""
-
-    arg: str
-    read: Callable[[str], Any] | None  # None: a flag without a value
-    repeats: bool = False
-
-
 def _ammo(text: str) -> str:
     return Family.from_ammo(text.strip()).ammo
-
-
-def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise BadInput("number", text, "expected a whole number") from None
 
 
 def _word(text: str) -> str:
@@ -75,10 +68,6 @@ def _fp(text: str) -> str:
     return text.strip()
 
 
-def _label(text: str) -> str:
-    return text.strip().upper()
-
-
 def _dispenser(text: str) -> str:
     return dispenser_family(text).value
 
@@ -94,8 +83,8 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
         True,
         {
             "--ammo": Option("ammo", _ammo),
-            "--to-hit": Option("to_hit", _whole),
-            "--drm": Option("drms", _whole, repeats=True),
+            "--to-hit": Option("to_hit", whole_number),
+            "--drm": Option("drms", whole_number, repeats=True),
             "--intensive-fire": Option("intensive_fire", None),
             "--target": Option("target", _word),
             "--tem": Option("tem", _word),
@@ -107,19 +96,23 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
         True,
         {
             "--fp": Option("fp", _fp),
-            "--drm": Option("drms", _whole, repeats=True),
+            "--drm": Option("drms", whole_number, repeats=True),
             "--adjacent": Option("adjacent", _adjacent),
             "--armored": Option("armored", None),
             "--purpose": Option("purpose", _word),
-            "--aim": Option("aim", _whole),
-            "--building": Option("building", _label),
-            "--level": Option("level", _whole),
-            "--top": Option("top", _whole),
+            "--aim": Option("aim", whole_number),
+            "--building": Option("building", label),
+            "--level": Option("level", whole_number),
+            "--top": Option("top", whole_number),
         },
     ),
     "move": (
         True,
-        {"--to": Option("to", _label), "--ca": Option("ca", _label), "--mp": Option("mp", _whole)},
+        {
+            "--to": Option("to", label),
+            "--ca": Option("ca", label),
+            "--mp": Option("mp", whole_number),
+        },
     ),
     "man": (True, {}),
     "mark": (
@@ -138,9 +131,9 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
         True,
         {
             "--type": Option("type", _dispenser),
-            "--target": Option("target", _label),
-            "--ca": Option("ca", _label),
-            "--hindrance": Option("hindrance", _whole),
+            "--target": Option("target", label),
+            "--ca": Option("ca", label),
+            "--hindrance": Option("hindrance", whole_number),
             "--cc-he": Option("cc_he", None),
         },
     ),
@@ -151,12 +144,7 @@ REQUIRED = {"fire": ("ammo",)}
 
 def parse_command(side: str, words: Sequence[str]) -> Command:
     """Read one command (see the module docstring); the text is rebuilt in canonical order."""
-    whole = shlex.join(words)
-    if not words:
-        raise BadInput("command", whole, f"empty; one of {', '.join(VERBS)}")
-    verb = words[0].lower()
-    if verb not in VERBS:
-        raise BadInput("command", whole, f"unknown command; one of {', '.join(VERBS)}")
+    verb, whole = verb_of(words, VERBS)
     takes_unit, options = VERBS[verb]
     rest = list(words[1:])
     args: dict[str, Any] = {}
@@ -168,29 +156,9 @@ def parse_command(side: str, words: Sequence[str]) -> Command:
         if not rest or rest[0].startswith("--"):
             raise BadInput("command", whole, f"{verb} needs a unit id")
         args["unit"] = rest.pop(0)
-    for option in options.values():
-        args[option.arg] = [] if option.repeats else (False if option.read is None else None)
-    while rest:
-        name = rest.pop(0)
-        if name not in options:
-            known = ", ".join(options) or "none"
-            raise BadInput("command", whole, f"unknown option {name!r} for {verb}; known: {known}")
-        option = options[name]
-        if option.read is None:
-            args[option.arg] = True
-            continue
-        if not rest:
-            raise BadInput("command", whole, f"{name} needs a value")
-        value = option.read(rest.pop(0))
-        if option.repeats:
-            args[option.arg].append(value)
-        elif args[option.arg] is not None:
-            raise BadInput("command", whole, f"{name} given twice")
-        else:
-            args[option.arg] = value
-    for needed in REQUIRED.get(verb, ()):
-        if args[needed] is None:
-            raise BadInput("command", whole, f"{verb} needs --{needed}")
+    args.update(option_defaults(options))
+    read_options(args, options, rest, verb, whole)
+    require(args, REQUIRED.get(verb, ()), verb, whole)
     return Command(side, verb, args, command_text(verb, args))
 
 
@@ -199,14 +167,5 @@ def command_text(verb: str, args: Mapping[str, Any]) -> str:
     if verb == "phase":
         return "phase next"
     words = [verb, str(args["unit"])]
-    for name, option in VERBS[verb][1].items():
-        value = args.get(option.arg)
-        if option.read is None:
-            if value:
-                words.append(name)
-        elif option.repeats:
-            for item in value or ():
-                words += [name, str(item)]
-        elif value is not None:
-            words += [name, str(value)]
+    words += option_words(VERBS[verb][1], args)
     return shlex.join(words)

@@ -25,7 +25,7 @@ from typing import Any
 
 from ordnance.asl.terrain import GAME, asl_chart
 from ordnance.core.errors import BadInput
-from ordnance.core.maps import GameMap, Vocabulary, load_map_text
+from ordnance.core.maps import GameMap, Vocabulary, load_map_text, map_path
 
 
 def _vocabulary(game: str) -> Vocabulary | None:
@@ -49,10 +49,7 @@ def read_map(raw: object, base: Path | None) -> dict[str, Any] | None:
     if not isinstance(raw, str) or not raw.strip():
         raise BadInput("scenario", "map", "expected a map file or a bundled map's name")
     name = raw.strip()
-    path = Path(name).expanduser()
-    if not path.is_absolute() and base is not None:
-        path = base / path
-    data = _read(path, name)
+    data = _read(map_path(name, base), name)
     try:
         text = data.decode("utf-8")
         game_map = _parse(text, name)

@@ -33,27 +33,13 @@ from ordnance.asl.game.sight import live_map
 from ordnance.asl.game.state import AslState, apply, initial_state
 from ordnance.asl.notation import Family, format_capabilities
 from ordnance.asl.terrain import asl_chart
-from ordnance.core.dice import DR, DiceSource, DieRoll
+from ordnance.core.dice import DiceSource
 from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps import GameMap, TerrainChart
-from ordnance.core.ruleset import Command, Event, JsonObject, Resolution
+from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 
 # Ammunition a command can declare, besides what a counter lists (ordinary AP and HE).
 _ORDINARY = (Family.AP, Family.HE)
-
-
-class _Rolled(Exception):
-    """Raised by the probe dice: the command passed every check and reached its roll."""
-
-
-class _Probe:
-    """Dice that stop a resolution at its first roll: what passed the checks is legal."""
-
-    def roll_dr(self, purpose: str) -> DR:
-        raise _Rolled(purpose)
-
-    def roll_die(self, purpose: str) -> DieRoll:
-        raise _Rolled(purpose)
 
 
 class AslRuleset:
@@ -83,13 +69,8 @@ class AslRuleset:
         legal: list[str] = []
         for text in _candidates(state, side):
             command = parse_command(side, text.split())
-            try:
-                rules.resolve(state, command, _Probe())
-            except _Rolled:
-                pass
-            except OrdnanceError:
-                continue
-            legal.append(command.text)
+            if passes_checks(rules.resolve, state, command):
+                legal.append(command.text)
         return tuple(legal)
 
     def resolve(self, state: AslState, command: Command, dice: DiceSource) -> Resolution:

@@ -37,6 +37,7 @@ from ordnance.asl.heat import parse_weapon
 from ordnance.asl.notation import Family, Token, format_capabilities, parse_capabilities
 from ordnance.asl.settings import Settings
 from ordnance.asl.supply import parse_gun_size
+from ordnance.core import fields
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, GeomorphicLabels, Hex
 from ordnance.core.maps import GameMap, Labels
@@ -81,51 +82,7 @@ UNIT_KEYS = frozenset(
 )
 # gun and vehicle keep a side record (C8.0); scw fire HEAT without one (C8.3-scw); atr fire AP.
 KINDS = ("gun", "vehicle", "scw", "atr")
-SIDE_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
-UNIT_ID = re.compile(r"[A-Za-z][A-Za-z0-9_.#-]{0,31}")
 MAX_TURNS = 50
-
-
-def _fault(where: str, problem: str) -> BadInput:
-    return BadInput("scenario", where, problem)
-
-
-def _text(value: object, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _fault(where, "expected text")
-    return value.strip()
-
-
-def _flag(value: object, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fault(where, "expected true or false")
-    return value
-
-
-def _whole(value: object, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fault(where, f"expected a whole number from {low} to {high}")
-    return value
-
-
-def _mapping(value: object, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        raise _fault(where, "expected a mapping of names to values")
-    return value
-
-
-def _known(data: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
-    unknown = sorted(set(data) - keys)
-    if unknown:
-        raise _fault(f"{where}.{unknown[0]}", f"unknown key; known: {', '.join(sorted(keys))}")
-
-
-def _checked(where: str, read: Any, value: object) -> Any:
-    """Run one of the library's parsers, reporting its complaint at ``where``."""
-    try:
-        return read(value)
-    except BadInput as error:
-        raise _fault(where, f"{error.text!r}: {error.problem}") from None
 
 
 def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
@@ -134,57 +91,53 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     ``base`` is the scenario file's folder, for the relative ``vasl_templates`` and ``map``
     paths. Every fault is a :class:`BadInput` naming the key (``sides.german.units.pak.size``).
     """
-    _known(data, TOP_KEYS, "scenario")
-    date = _checked("date", ScenarioDate.parse, _text(data.get("date"), "date"))
+    fields.known(data, TOP_KEYS, "scenario")
+    date = fields.checked("date", ScenarioDate.parse, fields.text(data.get("date"), "date"))
     theater = data.get("theater")
     if theater is not None:
-        theater = str(_checked("theater", Theater.parse, _text(theater, "theater")))
+        theater = str(fields.checked("theater", Theater.parse, fields.text(theater, "theater")))
     turns = data.get("turns")
     if turns is not None:
-        turns = _whole(turns, "turns", 1, MAX_TURNS)
+        turns = fields.whole(turns, "turns", 1, MAX_TURNS)
     settings = _settings(data.get("settings"))
     templates = _templates(data.get("vasl_templates"), base)
     boards = data.get("boards")
     labels: Labels | None = None
     if boards is not None:
-        boards = _text(str(boards), "boards")
-        labels = _checked("boards", GeomorphicLabels.of, boards)
+        boards = fields.text(str(boards), "boards")
+        labels = fields.checked("boards", GeomorphicLabels.of, boards)
     game_map = read_map(data.get("map"), base)
     if game_map is not None:
         labels = _map_labels(game_map, labels)
-    sides_raw = _mapping(data.get("sides"), "sides")
+    sides_raw = fields.mapping(data.get("sides"), "sides")
     if len(sides_raw) != 2:
-        raise _fault("sides", "an ASL scenario has exactly two sides")
+        raise fields.fault("sides", "an ASL scenario has exactly two sides")
     sides: dict[str, Any] = {}
     units: dict[str, Any] = {}
     for side, raw in sides_raw.items():
         where = f"sides.{side}"
-        if not SIDE_NAME.fullmatch(side):
-            raise _fault(where, "a side's name is a lower-case word (letters, digits, '-')")
-        body = _mapping(raw, where)
-        _known(body, SIDE_KEYS, where)
-        nationality = _checked(
+        fields.side_name(side, where)
+        body = fields.mapping(raw, where)
+        fields.known(body, SIDE_KEYS, where)
+        nationality = fields.checked(
             f"{where}.nationality",
             parse_nationality,
-            _text(body.get("nationality", side), f"{where}.nationality"),
+            fields.text(body.get("nationality", side), f"{where}.nationality"),
         )
-        elite = _flag(body.get("elite", False), f"{where}.elite")
+        elite = fields.flag(body.get("elite", False), f"{where}.elite")
         sides[side] = {"nationality": nationality, "elite": elite}
-        for unit_id, unit in _mapping(body.get("units", {}), f"{where}.units").items():
+        for unit_id, unit in fields.mapping(body.get("units", {}), f"{where}.units").items():
             unit_where = f"{where}.units.{unit_id}"
-            if not UNIT_ID.fullmatch(unit_id):
-                raise _fault(unit_where, "a unit id is a short word (letters, digits, _.#-)")
-            if unit_id in units:
-                raise _fault(unit_where, "unit ids must be unique across both sides")
+            fields.unit_id(unit_id, unit_where, units)
             units[unit_id] = _unit(
                 unit, unit_where, side=side, owner=sides[side], date=date, templates=templates
             )
             units[unit_id].update(_position(unit, unit_where, labels))
     if not units:
-        raise _fault("sides", "no units: give each side its Guns under 'units'")
+        raise fields.fault("sides", "no units: give each side its Guns under 'units'")
     first = data.get("first", next(iter(sides)))
     if first not in sides:
-        raise _fault("first", f"names no side; sides: {', '.join(sides)}")
+        raise fields.fault("first", f"names no side; sides: {', '.join(sides)}")
     return {
         "date": str(date),
         "theater": theater,
@@ -204,19 +157,19 @@ def _settings(raw: object) -> dict[str, str]:
         return {}
     values = {
         name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in _mapping(raw, "settings").items()
+        for name, value in fields.mapping(raw, "settings").items()
     }
-    _checked("settings", Settings().override, values)
+    fields.checked("settings", Settings().override, values)
     return values
 
 
 def _templates(raw: object, base: Path | None) -> vasl_templates.VaslData | None:
     if raw is None:
         return None
-    path = Path(_text(raw, "vasl_templates")).expanduser()
+    path = Path(fields.text(raw, "vasl_templates")).expanduser()
     if not path.is_absolute() and base is not None:
         path = base / path
-    loaded: vasl_templates.VaslData = _checked("vasl_templates", vasl_templates.load, path)
+    loaded: vasl_templates.VaslData = fields.checked("vasl_templates", vasl_templates.load, path)
     return loaded
 
 
@@ -225,7 +178,9 @@ def _map_labels(body: Mapping[str, Any], boards: Labels | None) -> Labels:
     game_map = map_of(body)
     assert game_map is not None
     if boards is not None and boards != game_map.labels:
-        raise _fault("boards", f"the map {body['file']} lays out its boards as {game_map.labels}")
+        raise fields.fault(
+            "boards", f"the map {body['file']} lays out its boards as {game_map.labels}"
+        )
     return game_map.labels
 
 
@@ -238,34 +193,40 @@ def _unit(
     date: ScenarioDate,
     templates: vasl_templates.VaslData | None,
 ) -> dict[str, Any]:
-    body = _mapping(raw, where)
-    _known(body, UNIT_KEYS, where)
+    body = fields.mapping(raw, where)
+    fields.known(body, UNIT_KEYS, where)
     unit: dict[str, Any] = {"side": side, "name": None, "source": "notation"}
     notation, kind = _counter(body, where, owner=owner, date=date, templates=templates, unit=unit)
     kind = body.get("kind", kind)
     if kind not in KINDS:
-        raise _fault(f"{where}.kind", f"one of {', '.join(KINDS)}")
+        raise fields.fault(f"{where}.kind", f"one of {', '.join(KINDS)}")
     if unit["name"] is None:
-        unit["name"] = _text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name")
-    tokens = _checked(f"{where}.notation", _tokens, notation)
+        unit["name"] = fields.text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name")
+    tokens = fields.checked(f"{where}.notation", _tokens, notation)
     size = body.get("size")
     if size is not None:
-        size = _checked(f"{where}.size", parse_gun_size, _text(str(size), f"{where}.size"))
+        size = fields.checked(
+            f"{where}.size", parse_gun_size, fields.text(str(size), f"{where}.size")
+        )
     breakdown = body.get("breakdown")
     if breakdown is not None:
-        breakdown = _whole(breakdown, f"{where}.breakdown", 2, 12)
+        breakdown = fields.whole(breakdown, f"{where}.breakdown", 2, 12)
     elite = body.get("elite")
     origin = body.get("origin")
     if origin is not None:
-        origin = _checked(f"{where}.origin", parse_nationality, _text(origin, f"{where}.origin"))
+        origin = fields.checked(
+            f"{where}.origin", parse_nationality, fields.text(origin, f"{where}.origin")
+        )
     unit.update(
         kind=kind,
         notation=format_capabilities(tokens),
         size=size,
         breakdown=breakdown,
-        elite=owner["elite"] if elite is None else _flag(elite, f"{where}.elite"),
+        elite=owner["elite"] if elite is None else fields.flag(elite, f"{where}.elite"),
         canister_fp=_fp(body.get("canister_fp"), f"{where}.canister_fp"),
-        he_fp=None if body.get("he_fp") is None else _whole(body["he_fp"], f"{where}.he_fp", 1, 36),
+        he_fp=None
+        if body.get("he_fp") is None
+        else fields.whole(body["he_fp"], f"{where}.he_fp", 1, 36),
         origin=origin,
         weapon=None,
         caliber=None,
@@ -288,10 +249,14 @@ def _counter(
     if "template" not in body:
         return str(body.get("notation") or ""), "gun"
     if "notation" in body:
-        raise _fault(where, "give either 'notation' or 'template', not both")
+        raise fields.fault(where, "give either 'notation' or 'template', not both")
     if templates is None:
-        raise _fault(f"{where}.template", "needs 'vasl_templates: DIR' at the top of the file")
-    entry = _template(templates, _text(body["template"], f"{where}.template"), owner, date, where)
+        raise fields.fault(
+            f"{where}.template", "needs 'vasl_templates: DIR' at the top of the file"
+        )
+    entry = _template(
+        templates, fields.text(body["template"], f"{where}.template"), owner, date, where
+    )
     unit["name"] = str(body.get("name", entry.name))
     unit["source"] = f"vasl-templates {entry.id} ({entry.source})"
     return format_capabilities(entry.tokens), "vehicle" if entry.kind == "vehicle" else "gun"
@@ -317,10 +282,12 @@ def _template(
         ]
         if len(found) > 1:
             ids = ", ".join(e.id for e in found)
-            raise _fault(f"{where}.template", f"{wanted!r} is ambiguous; give one id of {ids}")
+            raise fields.fault(
+                f"{where}.template", f"{wanted!r} is ambiguous; give one id of {ids}"
+            )
         if found:
             return found[0]
-    raise _fault(
+    raise fields.fault(
         f"{where}.template",
         f"no vehicle or Gun named {wanted!r} among {', '.join(groups)} in {data.directory}",
     )
@@ -331,12 +298,12 @@ def _position(body: Mapping[str, Any], where: str, labels: Labels | None) -> dic
     hex_label, ca = body.get("hex"), body.get("ca")
     if hex_label is not None:
         if labels is None:
-            raise _fault(f"{where}.hex", "a hex needs 'boards' (the board layout, e.g. 4,3)")
+            raise fields.fault(f"{where}.hex", "a hex needs 'boards' (the board layout, e.g. 4,3)")
         hex_label = labels.label(
-            _checked(f"{where}.hex", labels.parse, _text(hex_label, f"{where}.hex"))
+            fields.checked(f"{where}.hex", labels.parse, fields.text(hex_label, f"{where}.hex"))
         )
     if ca is not None:
-        ca = str(_checked(f"{where}.ca", Corner.parse, _text(ca, f"{where}.ca")))
+        ca = str(fields.checked(f"{where}.ca", Corner.parse, fields.text(ca, f"{where}.ca")))
     return {"hex": hex_label, "ca": ca}
 
 
@@ -351,9 +318,9 @@ def _fp(value: object, where: str) -> str | None:
     try:
         fp = Fraction(str(value))
     except (ValueError, ZeroDivisionError):
-        raise _fault(where, "expected a number") from None
+        raise fields.fault(where, "expected a number") from None
     if fp <= 0:
-        raise _fault(where, "must be positive")
+        raise fields.fault(where, "must be positive")
     return str(fp)
 
 
@@ -363,22 +330,22 @@ def _kind_fields(
     """Fields only some kinds carry, and what each kind needs."""
     kind = unit["kind"]
     if kind == "scw":
-        weapon = _checked(
-            f"{where}.weapon", parse_weapon, _text(body.get("weapon"), f"{where}.weapon")
+        weapon = fields.checked(
+            f"{where}.weapon", parse_weapon, fields.text(body.get("weapon"), f"{where}.weapon")
         )
         if weapon.family != "HEAT":
-            raise _fault(f"{where}.weapon", "an SCW fires HEAT: BAZ, PIAT, PSK, PF or PFk")
+            raise fields.fault(f"{where}.weapon", "an SCW fires HEAT: BAZ, PIAT, PSK, PF or PFk")
         unit["weapon"] = weapon.name
     elif kind == "atr":
-        unit["caliber"] = _whole(body.get("caliber"), f"{where}.caliber", 5, 30)
+        unit["caliber"] = fields.whole(body.get("caliber"), f"{where}.caliber", 5, 30)
     elif "weapon" in body or "caliber" in body:
-        raise _fault(where, "'weapon' is for scw units, 'caliber' for atr units")
+        raise fields.fault(where, "'weapon' is for scw units, 'caliber' for atr units")
     needs_chart = any(
         t.family in (Family.APCR, Family.APDS) and all(s.number is None for s in t.steps)
         for t in tokens
     )
     if needs_chart and unit["size"] is None:
-        raise _fault(
+        raise fields.fault(
             f"{where}.size",
             "the counter lists APCR/APDS without a number: give the gun size (e.g. 75L) for"
             " the Ammunition Supply Chart (C8.2-chart)",

@@ -6,6 +6,7 @@ Knows no game: a map stores terrain *names*; each ruleset (``ordnance.asl``, ``o
 - ``model``: :class:`GameMap`, and how places are named by labels (``4G5``, ``4G5/NE``).
 - ``loader``: :func:`load_map`, the YAML format, :class:`MapFileError` (file, line, key, fault).
 - ``terrain``: :class:`TerrainChart`, the common shape of a ruleset's ``data/terrain.toml``.
+- ``source``: :func:`map_source`, a scenario's ``map:`` read from the bundled maps or a file.
 - ``levels``: :class:`Ends`, the simple, symmetric rule for elevation.
 - ``verdict``: :class:`LosVerdict`, clear or blocked with hindrances by range, as JSON.
 - ``svg`` and ``png``: drawing a map with a LOS and an arc.
@@ -21,6 +22,13 @@ from ordnance.core.maps.model import (
     parse_hexside,
     place_label,
     vertex_label,
+)
+from ordnance.core.maps.source import (
+    MapSource,
+    MapUnreadable,
+    bundled_map,
+    map_path,
+    map_source,
 )
 from ordnance.core.maps.terrain import Feature, TerrainChart, Vocabulary
 from ordnance.core.maps.verdict import (
@@ -41,15 +49,20 @@ __all__ = [
     "LosJudge",
     "LosVerdict",
     "MapFileError",
+    "MapSource",
+    "MapUnreadable",
     "Obstruction",
     "Place",
     "RangeHindrance",
     "TerrainChart",
     "Vocabulary",
     "build_verdict",
+    "bundled_map",
     "label_or_none",
     "load_map",
     "load_map_text",
+    "map_path",
+    "map_source",
     "parse_hexside",
     "place_label",
     "vertex_label",

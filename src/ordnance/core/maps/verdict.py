@@ -21,9 +21,9 @@ to the JSON of ``ordnance map los``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ordnance.core.hexgrid import Hex, Hexside, SameRange, Sighting, SightLine
 from ordnance.core.maps.model import GameMap, Place
@@ -125,14 +125,21 @@ class LosVerdict(Ruling):
         }
 
 
-class LosJudge(Protocol):
-    """What a ruleset offers for maps: its terrain table and its LOS verdict."""
+@dataclass(frozen=True)
+class LosJudge:
+    """What a ruleset offers for maps: its terrain table and its LOS verdict.
+
+    Each ruleset makes one from its own functions (``JUDGE`` in its ``los`` module); the CLI
+    and the renderer pick it by the map's ``game``.
+
+    >>> judge = LosJudge("demo", chart=lambda: "table", los=lambda m, f, t: "clear")
+    >>> judge.game, judge.chart(), judge.los(None, None, None)
+    ('demo', 'table', 'clear')
+    """
 
     game: str
-
-    def chart(self) -> TerrainChart: ...
-
-    def los(self, game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict: ...
+    chart: Callable[[], TerrainChart]
+    los: Callable[[GameMap, Hex, Hex], LosVerdict]
 
 
 def build_verdict(

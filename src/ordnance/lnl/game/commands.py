@@ -27,33 +27,22 @@ ordnance.core.errors.BadInput: bad command 'move sq1': move needs --to
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ordnance.core.command_words import (
+    Option,
+    label,
+    option_defaults,
+    option_words,
+    read_options,
+    require,
+    verb_of,
+    whole_number,
+)
 from ordnance.core.errors import BadInput
 from ordnance.core.ruleset import Command
-
-
-def _label(text: str) -> str:
-    return text.strip().upper()
-
-
-def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise BadInput("number", text, "expected a whole number") from None
-
-
-@dataclass(frozen=True)
-class Option:
-    """One ``--option``: the argument it fills, how its value is read (None: a flag), and
-    whether it may be given more than once."""
-
-    arg: str
-    read: Callable[[str], Any] | None
-    repeats: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,9 +55,9 @@ class Verb:
 
 
 _SHELL = {
-    "--at": Option("at", _label),
+    "--at": Option("at", label),
     "--opportunity": Option("opportunity", None),
-    "--drm": Option("drms", _whole, repeats=True),
+    "--drm": Option("drms", whole_number, repeats=True),
 }
 VERBS: Mapping[str, Verb] = {
     "phase": Verb("step", {}),
@@ -76,20 +65,15 @@ VERBS: Mapping[str, Verb] = {
     "end": Verb(None, {}),
     "smoke-shell": Verb("unit", _SHELL, ("at",)),
     "wp-shell": Verb("unit", _SHELL, ("at",)),
-    "mg": Verb("unit", {"--at": Option("at", _label)}, ("at",)),
+    "mg": Verb("unit", {"--at": Option("at", label)}, ("at",)),
     "choose": Verb("hex", {}),
-    "move": Verb("unit", {"--to": Option("to", _label, repeats=True)}, ("to",)),
+    "move": Verb("unit", {"--to": Option("to", label, repeats=True)}, ("to",)),
 }
 
 
 def parse_command(side: str, words: Sequence[str]) -> Command:
     """Read one command (see the module docstring); the text is rebuilt in canonical order."""
-    whole = shlex.join(words)
-    if not words:
-        raise BadInput("command", whole, f"empty; one of {', '.join(VERBS)}")
-    verb = words[0].lower()
-    if verb not in VERBS:
-        raise BadInput("command", whole, f"unknown command; one of {', '.join(VERBS)}")
+    verb, whole = verb_of(words, VERBS)
     spec = VERBS[verb]
     rest = list(words[1:])
     args: dict[str, Any] = {}
@@ -97,33 +81,12 @@ def parse_command(side: str, words: Sequence[str]) -> Command:
         if not rest or rest[0].startswith("--"):
             raise BadInput("command", whole, f"{verb} needs a {spec.positional}")
         value = rest.pop(0)
-        args[spec.positional] = _label(value) if spec.positional == "hex" else value
+        args[spec.positional] = label(value) if spec.positional == "hex" else value
     if verb == "phase" and args["step"].lower() != "next":
         raise BadInput("command", whole, "the only phase command is 'phase next'")
-    options = spec.options
-    for option in options.values():
-        args[option.arg] = [] if option.repeats else (False if option.read is None else None)
-    while rest:
-        name = rest.pop(0)
-        if name not in options:
-            known = ", ".join(options) or "none"
-            raise BadInput("command", whole, f"unknown option {name!r} for {verb}; known: {known}")
-        option = options[name]
-        if option.read is None:
-            args[option.arg] = True
-            continue
-        if not rest:
-            raise BadInput("command", whole, f"{name} needs a value")
-        value = option.read(rest.pop(0))
-        if option.repeats:
-            args[option.arg].append(value)
-        elif args[option.arg] is not None:
-            raise BadInput("command", whole, f"{name} given twice")
-        else:
-            args[option.arg] = value
-    for needed in spec.required:
-        if args[needed] in (None, []):
-            raise BadInput("command", whole, f"{verb} needs --{needed}")
+    args.update(option_defaults(spec.options))
+    read_options(args, spec.options, rest, verb, whole)
+    require(args, spec.required, verb, whole)
     if verb == "phase":
         args = {}
     return Command(side, verb, args, command_text(verb, args))
@@ -137,14 +100,5 @@ def command_text(verb: str, args: Mapping[str, Any]) -> str:
     words = [verb]
     if spec.positional is not None:
         words.append(str(args[spec.positional]))
-    for name, option in spec.options.items():
-        value = args.get(option.arg)
-        if option.read is None:
-            if value:
-                words.append(name)
-        elif option.repeats:
-            for item in value or ():
-                words += [name, str(item)]
-        elif value is not None:
-            words += [name, str(value)]
+    words += option_words(spec.options, args)
     return shlex.join(words)

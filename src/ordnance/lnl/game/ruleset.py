@@ -28,30 +28,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ordnance.core.dice import DR, DiceSource, DieRoll
-from ordnance.core.errors import OrdnanceError
+from ordnance.core.dice import DiceSource
 from ordnance.core.maps import GameMap, TerrainChart
-from ordnance.core.ruleset import Command, Event, JsonObject, Resolution
+from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 from ordnance.lnl.game.commands import parse_command
 from ordnance.lnl.game.resolve import resolve, to_move
 from ordnance.lnl.game.scenario import Sheet, load_scenario
 from ordnance.lnl.game.state import LnlState, apply, initial_state
 from ordnance.lnl.shell import ShellKind
 from ordnance.lnl.terrain import lnl_chart
-
-
-class _Rolled(Exception):
-    """Raised by the probe dice: the command passed every check and reached its roll."""
-
-
-class _Probe:
-    """Dice that stop a resolution at its first roll: what passed the checks is legal."""
-
-    def roll_dr(self, purpose: str) -> DR:
-        raise _Rolled(purpose)
-
-    def roll_die(self, purpose: str) -> DieRoll:
-        raise _Rolled(purpose)
 
 
 class LnlRuleset:
@@ -85,13 +70,8 @@ class LnlRuleset:
         legal: list[str] = []
         for text in _candidates(state, side):
             command = parse_command(side, text.split())
-            try:
-                resolve(state, command, _Probe())
-            except _Rolled:
-                pass
-            except OrdnanceError:
-                continue
-            legal.append(command.text)
+            if passes_checks(resolve, state, command):
+                legal.append(command.text)
         return tuple(legal)
 
     def resolve(self, state: LnlState, command: Command, dice: DiceSource) -> Resolution:

@@ -31,19 +31,18 @@ example):
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from ordnance.core import fields
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Hex
-from ordnance.core.maps import GameMap, Vocabulary, load_map_text
+from ordnance.core.maps import GameMap, MapUnreadable, Vocabulary, load_map_text, map_source
 from ordnance.lnl.pool import DEPLETION_RANGE, MAX_COUNTERS, Pool
 from ordnance.lnl.settings import LnlSettings
 from ordnance.lnl.shell import ShellKind, ToHitTable
@@ -68,38 +67,8 @@ SIDE_KEYS = frozenset({"nationality", "smoke_shells", "wp_shells", "depletion_nu
 POOL_KEYS = frozenset({"count", "depletion_number"})
 UNIT_KEYS = frozenset({"name", "kind", "hex", "lm", "open", "shells", "to_hit", "acquired"})
 POOLS = {"smoke_shells": ShellKind.SMOKE, "wp_shells": ShellKind.WP}
-SIDE_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
-UNIT_ID = re.compile(r"[A-Za-z][A-Za-z0-9_.#-]{0,31}")
 MAX_TURNS = 50
 MAX_LM = 3
-
-
-def _fault(where: str, problem: str) -> BadInput:
-    return BadInput("scenario", where, problem)
-
-
-def _text(value: object, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _fault(where, "expected text")
-    return value.strip()
-
-
-def _whole(value: object, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fault(where, f"expected a whole number from {low} to {high}")
-    return value
-
-
-def _mapping(value: object, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        raise _fault(where, "expected a mapping of names to values")
-    return value
-
-
-def _known(data: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
-    unknown = sorted(set(data) - keys)
-    if unknown:
-        raise _fault(f"{where}.{unknown[0]}", f"unknown key; known: {', '.join(sorted(keys))}")
 
 
 def _vocabulary(game: str) -> Vocabulary | None:
@@ -114,28 +83,21 @@ def parse_map(text: str, file: str) -> GameMap:
 
 def _map(raw: object, base: Path | None) -> dict[str, str]:
     """The map's text (bundled by name, or a file), checked as an LnLT map."""
-    name = _text(raw, "map")
-    bundled = resources.files("ordnance.lnl").joinpath("data", "maps", f"{name}.yaml")
-    path = Path(name).expanduser()
-    if not path.is_absolute() and base is not None:
-        path = base / path
+    name = fields.text(raw, "map")
     try:
-        if "/" not in name and "\\" not in name and bundled.is_file():
-            text, file = bundled.read_text(encoding="utf-8"), f"{name}.yaml"
-        else:
-            text, file = path.read_text(encoding="utf-8"), name
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise _fault(
-            "map", f"{name}: not a bundled LnLT map and cannot be read ({reason})"
+        source = map_source("ordnance.lnl", name, base)
+    except MapUnreadable as error:
+        raise fields.fault(
+            "map", f"{name}: not a bundled LnLT map and cannot be read ({error.reason})"
         ) from None
+    text, file = source.text, f"{name}.yaml" if source.bundled else name
     try:
         parse_map(text, file)  # an lnl map: another game's names are unknown here
     except BadInput as error:
         declared = _declared_game(text)
         if declared not in (None, GAME):
-            raise _fault("map", f"{name} is a map for {declared}, not for lnl") from None
-        raise _fault("map", str(error)) from None
+            raise fields.fault("map", f"{name} is a map for {declared}, not for lnl") from None
+        raise fields.fault("map", str(error)) from None
     return {"file": file, "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text}
 
 
@@ -154,12 +116,12 @@ def _settings(raw: object) -> dict[str, str]:
         return {}
     values = {
         name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in _mapping(raw, "settings").items()
+        for name, value in fields.mapping(raw, "settings").items()
     }
     try:
         LnlSettings().override(values)
     except BadInput as error:
-        raise _fault("settings", f"{error.text!r}: {error.problem}") from None
+        raise fields.fault("settings", f"{error.text!r}: {error.problem}") from None
     return values
 
 
@@ -168,40 +130,36 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
 
     Every fault is a :class:`BadInput` naming the key (``sides.german.units.pz4.to_hit``).
     """
-    _known(data, TOP_KEYS, "scenario")
+    fields.known(data, TOP_KEYS, "scenario")
     game_map = _map(data.get("map"), base)
     labels = parse_map(game_map["text"], game_map["file"])
     turns = data.get("turns")
     if turns is not None:
-        turns = _whole(turns, "turns", 1, MAX_TURNS)
+        turns = fields.whole(turns, "turns", 1, MAX_TURNS)
     table = data.get("damage_check_table")
     if table is not None:
         try:
             parse_dct(table)
         except BadInput as error:
-            raise _fault("damage_check_table", str(error)) from None
-    sides_raw = _mapping(data.get("sides"), "sides")
+            raise fields.fault("damage_check_table", str(error)) from None
+    sides_raw = fields.mapping(data.get("sides"), "sides")
     if len(sides_raw) != 2:
-        raise _fault("sides", "an LnLT scenario has exactly two sides")
+        raise fields.fault("sides", "an LnLT scenario has exactly two sides")
     sides: dict[str, Any] = {}
     units: dict[str, Any] = {}
     for side, raw in sides_raw.items():
         where = f"sides.{side}"
-        if not SIDE_NAME.fullmatch(side):
-            raise _fault(where, "a side's name is a lower-case word (letters, digits, '-')")
-        body = _mapping(raw, where)
-        _known(body, SIDE_KEYS, where)
+        fields.side_name(side, where)
+        body = fields.mapping(raw, where)
+        fields.known(body, SIDE_KEYS, where)
         sides[side] = _side(body, where, side)
-        for unit_id, unit in _mapping(body.get("units", {}), f"{where}.units").items():
+        for unit_id, unit in fields.mapping(body.get("units", {}), f"{where}.units").items():
             unit_where = f"{where}.units.{unit_id}"
-            if not UNIT_ID.fullmatch(unit_id):
-                raise _fault(unit_where, "a unit id is a short word (letters, digits, _.#-)")
-            if unit_id in units:
-                raise _fault(unit_where, "unit ids must be unique across both sides")
+            fields.unit_id(unit_id, unit_where, units)
             units[unit_id] = {"side": side, **_unit(unit, unit_where, labels)}
     first = data.get("first", next(iter(sides)))
     if first not in sides:
-        raise _fault("first", f"names no side; sides: {', '.join(sides)}")
+        raise fields.fault("first", f"names no side; sides: {', '.join(sides)}")
     return {
         "map": game_map,
         "turns": turns,
@@ -217,36 +175,36 @@ def _side(body: Mapping[str, Any], where: str, side: str) -> dict[str, Any]:
     nationality = body.get("nationality", side)
     shared = body.get("depletion_number")
     if shared is not None:
-        shared = _whole(shared, f"{where}.depletion_number", 1, DEPLETION_RANGE.stop - 1)
+        shared = fields.whole(shared, f"{where}.depletion_number", 1, DEPLETION_RANGE.stop - 1)
     pools: dict[str, Any] = {}
     for key, kind in POOLS.items():
         raw = body.get(key, 0)
         pool_where = f"{where}.{key}"
         number = shared
         if isinstance(raw, Mapping):
-            _known(raw, POOL_KEYS, pool_where)
-            count = _whole(raw.get("count"), f"{pool_where}.count", 0, MAX_COUNTERS)
+            fields.known(raw, POOL_KEYS, pool_where)
+            count = fields.whole(raw.get("count"), f"{pool_where}.count", 0, MAX_COUNTERS)
             if raw.get("depletion_number") is not None:
-                number = _whole(
+                number = fields.whole(
                     raw["depletion_number"],
                     f"{pool_where}.depletion_number",
                     1,
                     DEPLETION_RANGE.stop - 1,
                 )
         else:
-            count = _whole(raw, pool_where, 0, MAX_COUNTERS)
+            count = fields.whole(raw, pool_where, 0, MAX_COUNTERS)
         pools[str(kind)] = {"count": count, "depletion_number": number}
-    return {"nationality": _text(nationality, f"{where}.nationality").lower(), "pools": pools}
+    return {"nationality": fields.text(nationality, f"{where}.nationality").lower(), "pools": pools}
 
 
 def _unit(raw: object, where: str, game_map: GameMap) -> dict[str, Any]:
-    body = _mapping(raw, where)
-    _known(body, UNIT_KEYS, where)
+    body = fields.mapping(raw, where)
+    fields.known(body, UNIT_KEYS, where)
     kind = body.get("kind")
     if kind not in UNIT_KINDS:
-        raise _fault(f"{where}.kind", f"one of {', '.join(UNIT_KINDS)}")
+        raise fields.fault(f"{where}.kind", f"one of {', '.join(UNIT_KINDS)}")
     unit: dict[str, Any] = {
-        "name": _text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name"),
+        "name": fields.text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name"),
         "kind": kind,
         "hex": _hex(body.get("hex"), f"{where}.hex", game_map),
         "lm": None,
@@ -259,11 +217,11 @@ def _unit(raw: object, where: str, game_map: GameMap) -> dict[str, Any]:
     if kind != VEHICLE:
         given = [key for key in vehicle_only if key in body]
         if given:
-            raise _fault(f"{where}.{given[0]}", "only a vehicle has this")
+            raise fields.fault(f"{where}.{given[0]}", "only a vehicle has this")
     if "lm" in body:
         if kind != "leader":
-            raise _fault(f"{where}.lm", "only a leader has a Leadership Modifier")
-        unit["lm"] = _whole(body["lm"], f"{where}.lm", 0, MAX_LM)
+            raise fields.fault(f"{where}.lm", "only a leader has a Leadership Modifier")
+        unit["lm"] = fields.whole(body["lm"], f"{where}.lm", 0, MAX_LM)
     if kind == VEHICLE:
         _vehicle(body, where, game_map, unit)
     return unit
@@ -272,38 +230,40 @@ def _unit(raw: object, where: str, game_map: GameMap) -> dict[str, Any]:
 def _vehicle(body: Mapping[str, Any], where: str, game_map: GameMap, unit: dict[str, Any]) -> None:
     is_open = body.get("open", False)
     if not isinstance(is_open, bool):
-        raise _fault(f"{where}.open", "expected true or false")
+        raise fields.fault(f"{where}.open", "expected true or false")
     unit["open"] = is_open
     shells = body.get("shells", [])
     if not isinstance(shells, list):
-        raise _fault(f"{where}.shells", "expected a list such as [smoke, wp]")
+        raise fields.fault(f"{where}.shells", "expected a list such as [smoke, wp]")
     kinds: list[str] = []
     for shell in shells:
         try:
             kinds.append(str(ShellKind.parse(str(shell))))
         except BadInput as error:
-            raise _fault(f"{where}.shells", f"{error.text!r}: {error.problem}") from None
+            raise fields.fault(f"{where}.shells", f"{error.text!r}: {error.problem}") from None
     unit["shells"] = sorted(set(kinds))
     raw_table = body.get("to_hit")
     if raw_table is not None:
         if not isinstance(raw_table, Mapping):
-            raise _fault(f"{where}.to_hit", "expected {longest range: To Hit number}")
+            raise fields.fault(f"{where}.to_hit", "expected {longest range: To Hit number}")
         try:
             unit["to_hit"] = ToHitTable.of(raw_table).to_json()
         except BadInput as error:
-            raise _fault(f"{where}.to_hit", f"{error.text!r}: {error.problem}") from None
+            raise fields.fault(f"{where}.to_hit", f"{error.text!r}: {error.problem}") from None
     elif kinds:
-        raise _fault(f"{where}.to_hit", "a vehicle that fires shells needs its To Hit numbers")
+        raise fields.fault(
+            f"{where}.to_hit", "a vehicle that fires shells needs its To Hit numbers"
+        )
     if body.get("acquired") is not None:
         unit["acquired"] = _hex(body["acquired"], f"{where}.acquired", game_map)
 
 
 def _hex(raw: object, where: str, game_map: GameMap) -> str:
-    text = _text(raw if raw is None else str(raw), where)
+    text = fields.text(raw if raw is None else str(raw), where)
     try:
         return game_map.label(game_map.parse(text))
     except BadInput as error:
-        raise _fault(where, f"{error.text!r}: {error.problem}") from None
+        raise fields.fault(where, f"{error.text!r}: {error.problem}") from None
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,18 @@ ordnance.core.errors.BadInput: bad command 'fire a': fire needs --at
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ordnance.core.command_words import (
+    Option,
+    label,
+    option_defaults,
+    option_words,
+    read_options,
+    require,
+    verb_of,
+)
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Direction
 from ordnance.core.ruleset import Command
@@ -40,23 +48,11 @@ from ordnance.vv.casualties import Allocation
 from ordnance.vv.units import Mount
 
 
-@dataclass(frozen=True)
-class Option:
-    """One ``--option``: the argument it fills and how its value is read (None: a flag)."""
-
-    arg: str
-    read: Callable[[str], Any] | None
-
-
 def _ids(text: str) -> list[str]:
     ids = [part.strip() for part in text.split(",")]
     if not all(ids):
         raise BadInput("units", text, "expected unit ids separated by commas, e.g. a1,a2")
     return ids
-
-
-def _label(text: str) -> str:
-    return text.strip().upper()
 
 
 def _word(text: str) -> str:
@@ -81,13 +77,13 @@ _FIRE = {"--weapons": Option("weapons", _weapons), "--leader": Option("leader", 
 VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
     "phase": (False, {}),
     "pass": (False, {}),
-    "fire": (True, {"--at": Option("at", _label), **_FIRE}),
+    "fire": (True, {"--at": Option("at", label), **_FIRE}),
     "opfire": (True, _FIRE),
     "assign-cp": (False, {"--auto": Option("auto", None)}),
     "move": (
         True,
         {
-            "--to": Option("to", _label),
+            "--to": Option("to", label),
             "--assault": Option("assault", None),
             "--facing": Option("facing", _facing),
         },
@@ -99,19 +95,14 @@ REQUIRED = {"fire": ("at",), "move": ("to",)}
 
 def parse_command(side: str, words: Sequence[str]) -> Command:
     """Read one command (see the module docstring); its text is rebuilt in canonical order."""
-    whole = shlex.join(words)
-    if not words:
-        raise BadInput("command", whole, f"empty; one of {', '.join(VERBS)}")
-    verb = words[0].lower()
-    if verb not in VERBS:
-        raise BadInput("command", whole, f"unknown command; one of {', '.join(VERBS)}")
+    verb, whole = verb_of(words, VERBS)
     takes_units, options = VERBS[verb]
     rest = list(words[1:])
     if verb == "phase":
         if [w.lower() for w in rest] != ["next"]:
             raise BadInput("command", whole, "the only phase command is 'phase next'")
         return Command(side, verb, {}, "phase next")
-    args: dict[str, Any] = {o.arg: (False if o.read is None else None) for o in options.values()}
+    args = option_defaults(options)
     if takes_units:
         if not rest or rest[0].startswith("--"):
             raise BadInput("command", whole, f"{verb} needs unit ids")
@@ -121,23 +112,8 @@ def parse_command(side: str, words: Sequence[str]) -> Command:
     if verb == "assign-cp":
         args["allocations"] = [str(Allocation.parse(w)) for w in rest if not w.startswith("--")]
         rest = [w for w in rest if w.startswith("--")]
-    while rest:
-        name = rest.pop(0)
-        if name not in options:
-            known = ", ".join(options) or "none"
-            raise BadInput("command", whole, f"unknown option {name!r} for {verb}; known: {known}")
-        option = options[name]
-        if option.read is None:
-            args[option.arg] = True
-            continue
-        if not rest:
-            raise BadInput("command", whole, f"{name} needs a value")
-        if args[option.arg] is not None:
-            raise BadInput("command", whole, f"{name} given twice")
-        args[option.arg] = option.read(rest.pop(0))
-    for needed in REQUIRED.get(verb, ()):
-        if args[needed] is None:
-            raise BadInput("command", whole, f"{verb} needs --{needed}")
+    read_options(args, options, rest, verb, whole)
+    require(args, REQUIRED.get(verb, ()), verb, whole)
     if verb == "assign-cp" and args["auto"] == bool(args["allocations"]):
         raise BadInput("command", whole, "give UNIT:ACTION allocations or --auto (not both)")
     return Command(side, verb, args, command_text(verb, args))
@@ -151,11 +127,5 @@ def command_text(verb: str, args: Mapping[str, Any]) -> str:
     if "units" in args:
         words.append(",".join(args["units"]))
     words += list(args.get("allocations", ()))
-    for name, option in VERBS[verb][1].items():
-        value = args.get(option.arg)
-        if option.read is None:
-            if value:
-                words.append(name)
-        elif value is not None:
-            words += [name, ",".join(value) if isinstance(value, list) else str(value)]
+    words += option_words(VERBS[verb][1], args)
     return shlex.join(words)

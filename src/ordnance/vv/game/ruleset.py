@@ -32,11 +32,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ordnance.core.dice import DR, DiceSource, DieRoll
-from ordnance.core.errors import OrdnanceError
+from ordnance.core.dice import DiceSource
 from ordnance.core.maps import GameMap, TerrainChart
 from ordnance.core.odds import Distribution
-from ordnance.core.ruleset import Command, Event, JsonObject, Resolution
+from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 from ordnance.vv.ai import classes
 from ordnance.vv.game.commands import parse_command
 from ordnance.vv.game.player import ai_command
@@ -47,20 +46,6 @@ from ordnance.vv.odds import cp_odds
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.terrain import vv_chart
 from ordnance.vv.units import Kind
-
-
-class _Rolled(Exception):
-    """Raised by the probe dice: the command passed every check and reached its roll."""
-
-
-class _Probe:
-    """Dice that stop a resolution at its first roll: what passed the checks is legal."""
-
-    def roll_dr(self, purpose: str) -> DR:
-        raise _Rolled(purpose)
-
-    def roll_die(self, purpose: str) -> DieRoll:
-        raise _Rolled(purpose)
 
 
 class VvRuleset:
@@ -91,13 +76,8 @@ class VvRuleset:
         legal: list[str] = []
         for text in _candidates(state, side):
             command = parse_command(side, text.split())
-            try:
-                resolve(state, command, _Probe())
-            except _Rolled:
-                pass
-            except OrdnanceError:
-                continue
-            legal.append(command.text)
+            if passes_checks(resolve, state, command):
+                legal.append(command.text)
         return tuple(dict.fromkeys(legal))
 
     def resolve(self, state: VvState, command: Command, dice: DiceSource) -> Resolution:

@@ -37,17 +37,15 @@ The map's text is copied into the result, so the log alone replays the game.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ordnance.core.errors import BadInput
+from ordnance.core import fields
 from ordnance.core.hexgrid import Direction, Hex
-from ordnance.core.maps import GameMap, Vocabulary, load_map_text
+from ordnance.core.maps import GameMap, MapUnreadable, Vocabulary, load_map_text, map_source
 from ordnance.vv.board import Status
 from ordnance.vv.counters import Counter
 from ordnance.vv.groups import Pool
@@ -96,52 +94,14 @@ UNIT_KEYS = frozenset(
     }
 )
 SW_KEYS = frozenset({"kind", "apfp", "range"})
-SIDE_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
-UNIT_ID = re.compile(r"[A-Za-z][A-Za-z0-9_.#-]{0,31}")
 MAX_TURNS = 50
 # Transport capacity points a passenger takes (fire_rules.toml [transport]).
 LOAD = {Kind.SQUAD: 2, Kind.HALF_SQUAD: 1, Kind.LEADER: 1}
 
 
-def _fault(where: str, problem: str) -> BadInput:
-    return BadInput("scenario", where, problem)
-
-
-def _mapping(value: object, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        raise _fault(where, "expected a mapping of names to values")
-    return value
-
-
-def _known(data: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
-    unknown = sorted(set(data) - keys)
-    if unknown:
-        raise _fault(f"{where}.{unknown[0]}", f"unknown key; known: {', '.join(sorted(keys))}")
-
-
-def _whole(value: object, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fault(where, f"expected a whole number from {low} to {high}")
-    return value
-
-
-def _flag(value: object, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fault(where, "expected true or false")
-    return value
-
-
 def _text(value: object, where: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
-        raise _fault(where, "expected text")
-    return str(value).strip()
-
-
-def _checked(where: str, read: Callable[[str], Any], value: str) -> Any:
-    try:
-        return read(value)
-    except BadInput as error:
-        raise _fault(where, f"{error.text!r}: {error.problem}") from None
+    # V&V files may give a name, hex or counter as a bare YAML number (``12``, ``465``).
+    return fields.text(value, where, numbers=True)
 
 
 def _vocabulary(game: str) -> Vocabulary | None:
@@ -154,81 +114,68 @@ def parse_map(text: str, file: str) -> GameMap:
     return load_map_text(text, file, _vocabulary)
 
 
-def bundled_map_text(name: str) -> str | None:
-    entry = resources.files("ordnance.vv").joinpath("data", "maps", f"{name}.yaml")
-    return entry.read_text(encoding="utf-8") if entry.is_file() else None
-
-
 def _map(raw: object, base: Path | None) -> tuple[dict[str, str], GameMap]:
     name = _text(raw, "map")
-    text = bundled_map_text(name) if "/" not in name and not name.endswith(".yaml") else None
-    if text is None:
-        path = Path(name).expanduser()
-        if not path.is_absolute() and base is not None:
-            path = base / path
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise _fault(
-                "map", f"neither a bundled V&V map nor a readable file ({reason})"
-            ) from None
-    game_map = _checked("map", lambda t: parse_map(t, name), text)
+    try:
+        text = map_source("ordnance.vv", name, base).text
+    except MapUnreadable as error:
+        raise fields.fault(
+            "map", f"neither a bundled V&V map nor a readable file ({error.reason})"
+        ) from None
+    game_map = fields.checked("map", lambda t: parse_map(t, name), text)
     if game_map.game != GAME:
-        raise _fault("map", f"a {game_map.game} map; a V&V scenario needs a vv map")
+        raise fields.fault("map", f"a {game_map.game} map; a V&V scenario needs a vv map")
     return {"file": name, "text": text}, game_map
 
 
 def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     """Check a V&V scenario (see the module docstring) and return its self-contained JSON."""
-    _known(data, TOP_KEYS, "scenario")
+    fields.known(data, TOP_KEYS, "scenario")
     if "map" not in data:
-        raise _fault("map", "a V&V scenario is played on a map: name one (vv-hedgerows)")
+        raise fields.fault("map", "a V&V scenario is played on a map: name one (vv-hedgerows)")
     map_json, game_map = _map(data["map"], base)
     turns = data.get("turns")
     if turns is not None:
-        turns = _whole(turns, "turns", 1, MAX_TURNS)
+        turns = fields.whole(turns, "turns", 1, MAX_TURNS)
     settings = {
         name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in _mapping(data.get("settings", {}), "settings").items()
+        for name, value in fields.mapping(data.get("settings", {}), "settings").items()
     }
-    _checked("settings", lambda _: VvSettings().override(settings), "")
+    fields.checked("settings", lambda _: VvSettings().override(settings), "")
     fortifications: dict[str, str] = {}
-    for label, kind in _mapping(data.get("fortifications", {}), "fortifications").items():
+    for label, kind in fields.mapping(data.get("fortifications", {}), "fortifications").items():
         where = f"fortifications.{label}"
-        hex = _checked(where, game_map.parse, label)
+        hex = fields.checked(where, game_map.parse, label)
         if kind not in RULES.fortifications:
-            raise _fault(where, f"one of {', '.join(RULES.fortifications)}")
+            raise fields.fault(where, f"one of {', '.join(RULES.fortifications)}")
         fortifications[game_map.label(hex)] = kind
-    sides_raw = _mapping(data.get("sides"), "sides")
+    sides_raw = fields.mapping(data.get("sides"), "sides")
     if len(sides_raw) != 2:
-        raise _fault("sides", "a V&V scenario has exactly two sides")
+        raise fields.fault("sides", "a V&V scenario has exactly two sides")
     sides: dict[str, Any] = {}
     units: dict[str, Any] = {}
     for side, raw in sides_raw.items():
         where = f"sides.{side}"
-        if not SIDE_NAME.fullmatch(side):
-            raise _fault(where, "a side's name is a lower-case word (letters, digits, '-')")
-        body = _mapping(raw, where)
-        _known(body, SIDE_KEYS, where)
-        elite = _flag(body.get("elite", False), f"{where}.elite")
+        fields.side_name(side, where)
+        body = fields.mapping(raw, where)
+        fields.known(body, SIDE_KEYS, where)
+        elite = fields.flag(body.get("elite", False), f"{where}.elite")
         sides[side] = {
-            "ai": _flag(body.get("ai", False), f"{where}.ai"),
+            "ai": fields.flag(body.get("ai", False), f"{where}.ai"),
             "pool": _pool(body.get("pool", {}), f"{where}.pool"),
         }
-        for unit_id, unit in _mapping(body.get("units", {}), f"{where}.units").items():
+        for unit_id, unit in fields.mapping(body.get("units", {}), f"{where}.units").items():
             unit_where = f"{where}.units.{unit_id}"
-            if not UNIT_ID.fullmatch(unit_id):
-                raise _fault(unit_where, "a unit id is a short word (letters, digits, _.#-)")
-            if unit_id in units:
-                raise _fault(unit_where, "unit ids must be unique across both sides")
-            units[unit_id] = _unit(_mapping(unit, unit_where), unit_where, side, elite, game_map)
+            fields.unit_id(unit_id, unit_where, units)
+            units[unit_id] = _unit(
+                fields.mapping(unit, unit_where), unit_where, side, elite, game_map
+            )
     _check_aboard(units)
     if not units:
-        raise _fault("sides", "no units: give each side its units under 'units'")
+        raise fields.fault("sides", "no units: give each side its units under 'units'")
     first = data.get("first", next(iter(sides)))
     if first not in sides:
-        raise _fault("first", f"names no side; sides: {', '.join(sides)}")
+        raise fields.fault("first", f"names no side; sides: {', '.join(sides)}")
     return {
         "map": map_json,
         "turns": turns,
@@ -241,33 +188,35 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
 
 
 def _pool(raw: object, where: str) -> dict[str, int]:
-    body = _mapping(raw, where)
-    _known(body, POOL_KEYS, where)
-    pool = {key: _whole(body.get(key, 0), f"{where}.{key}", 0, 99) for key in sorted(POOL_KEYS)}
+    body = fields.mapping(raw, where)
+    fields.known(body, POOL_KEYS, where)
+    pool = {
+        key: fields.whole(body.get(key, 0), f"{where}.{key}", 0, 99) for key in sorted(POOL_KEYS)
+    }
     if pool["satchels"] and not pool["satchel_apfp"]:
-        raise _fault(f"{where}.satchel_apfp", "satchel charges need their APFP")
+        raise fields.fault(f"{where}.satchel_apfp", "satchel charges need their APFP")
     return pool
 
 
 def _unit(
     body: Mapping[str, Any], where: str, side: str, elite: bool, game_map: GameMap
 ) -> dict[str, Any]:
-    _known(body, UNIT_KEYS, where)
+    fields.known(body, UNIT_KEYS, where)
     kind = body.get("kind")
     if kind not in set(Kind):
-        raise _fault(f"{where}.kind", f"one of {', '.join(Kind)}")
+        raise fields.fault(f"{where}.kind", f"one of {', '.join(Kind)}")
     kind = Kind(kind)
     unit: dict[str, Any] = {
         "side": side,
         "kind": str(kind),
         "name": _text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name"),
-        "elite": _flag(body.get("elite", elite), f"{where}.elite"),
-        "pinned": _flag(body.get("pinned", False), f"{where}.pinned"),
+        "elite": fields.flag(body.get("elite", elite), f"{where}.elite"),
+        "pinned": fields.flag(body.get("pinned", False), f"{where}.pinned"),
     }
     allowed = _KIND_KEYS[kind] | {"name", "kind", "elite", "pinned", "hex", "facing", "aboard"}
     extra = sorted(set(body) - allowed)
     if extra:
-        raise _fault(f"{where}.{extra[0]}", f"a {kind} has no {extra[0]}")
+        raise fields.fault(f"{where}.{extra[0]}", f"a {kind} has no {extra[0]}")
     if kind.infantry:
         unit.update(_infantry(body, where, kind))
     else:
@@ -275,24 +224,26 @@ def _unit(
     aboard = body.get("aboard")
     if aboard is not None:
         if kind in (Kind.AFV, Kind.VEHICLE):
-            raise _fault(f"{where}.aboard", "a vehicle does not ride another")
+            raise fields.fault(f"{where}.aboard", "a vehicle does not ride another")
         if "hex" in body or "facing" in body:
-            raise _fault(where, "a passenger has no hex or facing of its own: it is aboard")
+            raise fields.fault(where, "a passenger has no hex or facing of its own: it is aboard")
         unit["aboard"] = _text(aboard, f"{where}.aboard")
         return unit
     if "hex" not in body:
-        raise _fault(f"{where}.hex", "where the unit stands (a label of the map), or 'aboard'")
-    hex = _checked(f"{where}.hex", game_map.parse, _text(body["hex"], f"{where}.hex"))
+        raise fields.fault(
+            f"{where}.hex", "where the unit stands (a label of the map), or 'aboard'"
+        )
+    hex = fields.checked(f"{where}.hex", game_map.parse, _text(body["hex"], f"{where}.hex"))
     if RULES.hex_cost(game_map.terrain(hex), vehicle=False) is None:
-        raise _fault(f"{where}.hex", f"no unit may stand in {game_map.terrain(hex)}")
+        raise fields.fault(f"{where}.hex", f"no unit may stand in {game_map.terrain(hex)}")
     unit["hex"] = game_map.label(hex)
     if kind.has_facing:
         if "facing" not in body:
-            raise _fault(f"{where}.facing", "the hexside it faces: N, NE, SE, S, SW or NW")
-        facing = _checked(f"{where}.facing", Direction.parse, _text(body["facing"], where))
+            raise fields.fault(f"{where}.facing", "the hexside it faces: N, NE, SE, S, SW or NW")
+        facing = fields.checked(f"{where}.facing", Direction.parse, _text(body["facing"], where))
         unit["facing"] = str(facing)
     elif "facing" in body:
-        raise _fault(f"{where}.facing", "infantry has no facing")
+        raise fields.fault(f"{where}.facing", "infantry has no facing")
     return unit
 
 
@@ -308,38 +259,42 @@ _KIND_KEYS: dict[Kind, frozenset[str]] = {
 
 def _infantry(body: Mapping[str, Any], where: str, kind: Kind) -> dict[str, Any]:
     if "counter" not in body:
-        raise _fault(f"{where}.counter", "the counter as APFP-Range-Casualty Rating, e.g. 4-6-5")
-    counter = _checked(f"{where}.counter", Counter.parse, _text(body["counter"], where))
+        raise fields.fault(
+            f"{where}.counter", "the counter as APFP-Range-Casualty Rating, e.g. 4-6-5"
+        )
+    counter = fields.checked(f"{where}.counter", Counter.parse, _text(body["counter"], where))
     result: dict[str, Any] = {"counter": str(counter)}
     if kind is Kind.SQUAD:
         reduced = body.get("reduced")
         half = (
-            _checked(f"{where}.reduced", Counter.parse, _text(reduced, where))
+            fields.checked(f"{where}.reduced", Counter.parse, _text(reduced, where))
             if reduced is not None
             else counter.halved()
         )
         result["reduced"] = str(half)
     if kind is Kind.LEADER:
-        result["leadership"] = _whole(body.get("leadership", 0), f"{where}.leadership", -3, 3)
+        result["leadership"] = fields.whole(body.get("leadership", 0), f"{where}.leadership", -3, 3)
     if "sw" in body:
         result["sw"] = _support_weapon(body["sw"], f"{where}.sw", kind)
     return result
 
 
 def _support_weapon(raw: object, where: str, kind: Kind) -> dict[str, Any]:
-    body = _mapping(raw, where)
-    _known(body, SW_KEYS, where)
+    body = fields.mapping(raw, where)
+    fields.known(body, SW_KEYS, where)
     name = str(body.get("kind", "")).lower()
     if name == "mortar":
-        raise _fault(f"{where}.kind", "mortars are not modelled (their fire is indirect, r. 12.6)")
+        raise fields.fault(
+            f"{where}.kind", "mortars are not modelled (their fire is indirect, r. 12.6)"
+        )
     if name not in set(SwKind):
-        raise _fault(f"{where}.kind", f"one of {', '.join(SwKind)}")
+        raise fields.fault(f"{where}.kind", f"one of {', '.join(SwKind)}")
     if kind is Kind.LEADER and SwKind(name).sw_class != "L":
-        raise _fault(f"{where}.kind", "a leader carries a Light (L) weapon only (r. 12.2)")
+        raise fields.fault(f"{where}.kind", "a leader carries a Light (L) weapon only (r. 12.2)")
     return {
         "kind": name,
-        "apfp": _whole(body.get("apfp"), f"{where}.apfp", 1, 40),
-        "range": _whole(body.get("range"), f"{where}.range", 1, 30),
+        "apfp": fields.whole(body.get("apfp"), f"{where}.apfp", 1, 40),
+        "range": fields.whole(body.get("range"), f"{where}.range", 1, 30),
     }
 
 
@@ -347,27 +302,27 @@ def _machine(body: Mapping[str, Any], where: str, kind: Kind) -> dict[str, Any]:
     result: dict[str, Any] = {"weapons": []}
     if kind is Kind.GUN:
         result["weapons"].append(
-            {"mount": "gun", "apfp": _whole(body.get("apfp"), f"{where}.apfp", 1, 40)}
+            {"mount": "gun", "apfp": fields.whole(body.get("apfp"), f"{where}.apfp", 1, 40)}
         )
     else:
         if "gun" in body:
-            turret = _flag(body.get("turret", False), f"{where}.turret")
-            gun = _whole(body["gun"], f"{where}.gun", 1, 40)
+            turret = fields.flag(body.get("turret", False), f"{where}.turret")
+            gun = fields.whole(body["gun"], f"{where}.gun", 1, 40)
             result["weapons"].append({"mount": "gun", "apfp": gun, "turret": turret})
         elif "turret" in body:
-            raise _fault(f"{where}.turret", "a turret needs a Gun APFP ('gun')")
+            raise fields.fault(f"{where}.turret", "a turret needs a Gun APFP ('gun')")
         for mount in (Mount.MG360, Mount.FFMG):
             if mount in body:
-                apfp = _whole(body[mount], f"{where}.{mount}", 1, 40)
+                apfp = fields.whole(body[mount], f"{where}.{mount}", 1, 40)
                 result["weapons"].append({"mount": str(mount), "apfp": apfp})
-        result["mp"] = _whole(body.get("mp", 0), f"{where}.mp", 0, 30)
+        result["mp"] = fields.whole(body.get("mp", 0), f"{where}.mp", 0, 30)
         transport = body.get("transport")
         if transport is not None:
             if transport not in RULES.transport:
-                raise _fault(f"{where}.transport", f"one of {', '.join(RULES.transport)}")
+                raise fields.fault(f"{where}.transport", f"one of {', '.join(RULES.transport)}")
             result["transport"] = transport
     if kind is not Kind.AFV:
-        result["casualty"] = _whole(body.get("casualty"), f"{where}.casualty", 1, 9)
+        result["casualty"] = fields.whole(body.get("casualty"), f"{where}.casualty", 1, 9)
     return result
 
 
@@ -381,13 +336,13 @@ def _check_aboard(units: Mapping[str, dict[str, Any]]) -> None:
         where = f"sides.{unit['side']}.units.{unit_id}.aboard"
         carrier = units.get(carrier_id)
         if carrier is None or carrier["side"] != unit["side"]:
-            raise _fault(where, f"{carrier_id!r} is no vehicle of {unit['side']}")
+            raise fields.fault(where, f"{carrier_id!r} is no vehicle of {unit['side']}")
         if carrier.get("transport") is None:
-            raise _fault(where, f"{carrier_id} has no transport class")
+            raise fields.fault(where, f"{carrier_id} has no transport class")
         kind = Kind(unit["kind"])
         loads[carrier_id] = loads.get(carrier_id, 0) + LOAD.get(kind, 0)
         if loads[carrier_id] > RULES.transport[carrier["transport"]]:
-            raise _fault(where, f"{carrier_id} ({carrier['transport']}) is full (r. 8.1)")
+            raise fields.fault(where, f"{carrier_id} ({carrier['transport']}) is full (r. 8.1)")
 
 
 @dataclass(frozen=True, eq=False)
