@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
 from ordnance.asl.settings import Settings
-from ordnance.cli.output import parse_overrides, settings_in
+from ordnance.cli.output import SettingOverrides, parse_overrides, settings_in
 
 app = typer.Typer(
     name="ordnance",
@@ -58,14 +56,7 @@ app.add_typer(vv_app, name="vv")
 @asl_app.callback()
 def asl_options(
     ctx: typer.Context,
-    overrides: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set",
-            metavar="NAME=VALUE",
-            help="Override one of the engine's readings (see 'ordnance asl settings').",
-        ),
-    ] = None,
+    overrides: SettingOverrides = None,
 ) -> None:
     """ASL special ammunition (C8): notation, supply chart, depletion, HEAT, canister, SMOKE."""
     ctx.obj = Settings().override(parse_overrides(overrides or []))

@@ -19,6 +19,7 @@ from rich.text import Text
 from ordnance.cli.groups import lnl_app
 from ordnance.cli.map_games import open_map
 from ordnance.cli.output import (
+    SettingOverrides,
     console,
     emit,
     emit_json,
@@ -69,14 +70,7 @@ AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 @lnl_app.callback()
 def lnl_options(
     ctx: typer.Context,
-    overrides: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set",
-            metavar="NAME=VALUE",
-            help="Override one of the engine's readings (see 'ordnance lnl settings').",
-        ),
-    ] = None,
+    overrides: SettingOverrides = None,
 ) -> None:
     """Lock 'n Load Tactical optional Smoke and WP shells: fire, odds, settings."""
     ctx.obj = LnlSettings().override(parse_overrides(overrides or []))

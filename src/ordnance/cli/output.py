@@ -6,7 +6,7 @@ import json
 import secrets
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -17,6 +17,16 @@ from ordnance.core.dice import DR, SeededDice
 from ordnance.core.errors import BadInput
 from ordnance.core.odds import OutcomeOdds
 from ordnance.core.rulings import Ruling
+
+# The ``--set NAME=VALUE`` option every ruleset group takes (read with parse_overrides).
+SettingOverrides = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="NAME=VALUE",
+        help="Override one of the engine's readings (see the group's 'settings' command).",
+    ),
+]
 
 console = Console(highlight=False, soft_wrap=True)
 SettingsT = TypeVar("SettingsT")

@@ -22,6 +22,7 @@ from rich.text import Text
 from ordnance.cli.game import AsJson, Db, GameId, Side, Token, _print_applied, _service
 from ordnance.cli.groups import game_app, vv_app
 from ordnance.cli.output import (
+    SettingOverrides,
     console,
     emit_json,
     odds_table,
@@ -44,14 +45,7 @@ MAX_AI_COMMANDS = 200  # a guard: one phase of a company never needs this many
 @vv_app.callback()
 def vv_options(
     ctx: typer.Context,
-    overrides: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set",
-            metavar="NAME=VALUE",
-            help="Override one of the engine's readings (see 'ordnance vv settings').",
-        ),
-    ] = None,
+    overrides: SettingOverrides = None,
 ) -> None:
     """Valor & Victory: AP fire groups, valid targets, exact odds of the AP Combat Table."""
     ctx.obj = VvSettings().override(parse_overrides(overrides or []))
