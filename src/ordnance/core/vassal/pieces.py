@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ordnance.core.errors import BadInput
-from ordnance.core.vassal.sequence import split, split_first
+from ordnance.core.vassal.sequence import split, unchain
 
 ADD = "+/"
 BASIC_ID = "piece"
@@ -117,21 +117,14 @@ def read_piece(command: str) -> Piece | None:
         return None
     parts = split(command[len(ADD) :], "/")
     piece_id = parts[0]
-    type_text = parts[1] if len(parts) > 1 else ""
-    state_text: str | None = parts[2] if len(parts) > 2 else ""
-    traits: list[Trait] = []
-    while True:
-        own_type, inner_type = split_first(type_text, "\t")
-        if state_text is None:
-            own_state, state_text = "", None
-        else:
-            own_state, state_text = split_first(state_text, "\t")
-        if inner_type is None:
-            break
-        traits.append(Trait(own_type, own_state))
-        if len(traits) > MAX_TRAITS:
-            raise BadInput("piece", piece_id[:40], f"more than {MAX_TRAITS} traits")
-        type_text = inner_type
+    types = unchain(parts[1] if len(parts) > 1 else "")
+    if len(types) > MAX_TRAITS + 1:
+        raise BadInput("piece", piece_id[:40], f"more than {MAX_TRAITS} traits")
+    states = unchain(parts[2] if len(parts) > 2 else "")
+    # A state chain shorter than the type chain leaves the inner pieces' states empty.
+    states += [""] * (len(types) - len(states))
+    traits = [Trait(own, state) for own, state in zip(types[:-1], states, strict=False)]
+    own_type, own_state = types[-1], states[len(types) - 1]
     basic_fields = split(own_type, ";")
     if basic_fields[0] != BASIC_ID:
         return None
