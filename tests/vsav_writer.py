@@ -65,7 +65,8 @@ class PieceSpec:
     piece_id: str = "1"
 
     def command(self) -> str:
-        types = [t for t, _ in self.traits] + [encode(["piece", "", "", self.image, self.name], ";")]
+        own = encode(["piece", "", "", self.image, self.name], ";")
+        types = [t for t, _ in self.traits] + [own]
         basic = encode([self.map, str(self.x), str(self.y), self.gpid], ";")
         states = [s for _, s in self.traits] + [basic]
         return "+/" + encode([self.piece_id, chain(types), chain(states)], "/")

@@ -365,6 +365,7 @@ class Entry:
     minor: str | None = None
     copy_from: str | None = None
     amends: bool = False
+    gpids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -549,6 +550,20 @@ def _entry(record: _Record, first: Mapping[str, _Record]) -> Entry:
         minor=record.file.minor,
         copy_from=copy_from if isinstance(copy_from, str) else None,
         amends=first[record.id] is not record,
+        gpids=_gpids(record.data.get("gpid")),
+    )
+
+
+def _gpids(value: object) -> tuple[str, ...]:
+    """The record's own VASL piece ids (``2598``, ``"08d:75"`` or a list of them) as text;
+    not inherited through ``copy_from``: a copy is another counter.
+
+    >>> _gpids([2542, "3b5:7124"]), _gpids(None)
+    (('2542', '3b5:7124'), ())
+    """
+    values = value if isinstance(value, list) else [value]
+    return tuple(
+        str(item) for item in values if isinstance(item, int | str) and not isinstance(item, bool)
     )
 
 

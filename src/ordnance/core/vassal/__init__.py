@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from ordnance.core.vassal.obfuscation import HEADER, deobfuscate
 from ordnance.core.vassal.pieces import BasicState, Piece, Trait, read_piece
-from ordnance.core.vassal.save import Limits, SaveFile, read_save
+from ordnance.core.vassal.save import DEFAULT_LIMITS, Limits, SaveFile, read_save
 from ordnance.core.vassal.sequence import commands, split
 
 __all__ = [
+    "DEFAULT_LIMITS",
     "HEADER",
     "BasicState",
     "Limits",

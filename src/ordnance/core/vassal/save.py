@@ -39,6 +39,9 @@ class Limits:
     entries: int = 1000
 
 
+DEFAULT_LIMITS = Limits()
+
+
 @dataclass(frozen=True)
 class SaveFile:
     """What a save holds; versions are ``None`` when the save does not say."""
@@ -98,7 +101,7 @@ def _tag(xml: bytes | None, tag: str) -> str | None:
     return text or None
 
 
-def read_save(source: str | Path | bytes, limits: Limits = Limits()) -> SaveFile:
+def read_save(source: str | Path | bytes, limits: Limits = DEFAULT_LIMITS) -> SaveFile:
     """Read a VASSAL save from a path or from its bytes.
 
     Raises BadInput (one line, naming the fault) for anything that is not a readable save.

@@ -1,0 +1,23 @@
+"""VASL saves (``.vsav``) read for ASL: every AFV and Gun, its counter and its hex.
+
+:func:`read_vsav` reads the save with ``ordnance.core.vassal``, matches pieces to the
+vasl-templates data (:mod:`.matching`), places them on the boards (:mod:`.boards`), and
+:func:`scenario_from_vsav` turns the result into an ASL scenario for the game service.
+"""
+
+from __future__ import annotations
+
+from ordnance.asl.vsav.boards import DEFAULT_GEOMETRY, Board, Geometry, locate, read_boards
+from ordnance.asl.vsav.reader import VsavRuling, VsavUnit, is_hidden, read_vsav
+
+__all__ = [
+    "DEFAULT_GEOMETRY",
+    "Board",
+    "Geometry",
+    "VsavRuling",
+    "VsavUnit",
+    "is_hidden",
+    "locate",
+    "read_boards",
+    "read_vsav",
+]

@@ -1,0 +1,194 @@
+"""Where a VASL piece stands: its map pixel, the boards laid out by the ``bd`` command, a hex.
+
+VASL's board picker writes ``bd`` then, per board, ``COLUMN<TAB>ROW<TAB>[r]NAME<TAB>`` (``r``:
+turned 180 degrees), optionally the crop rectangle ``X<TAB>Y<TAB>W<TAB>H<TAB>``, then
+``VER<TAB>version<TAB>``, overlays, ``SSR<TAB>...`` terrain changes and ``ZOOM<TAB>factor``;
+boards are separated by another ``bd<TAB>``. VASSAL places the board in column c and row r
+after the widths of the boards left of it in its row and the heights of those above it in its
+column, all shifted by the map's edge buffer.
+
+The readings that need a board's own files, which a save does not carry, are defaults here
+(:class:`Geometry`, documented in the README): every board is a standard geomorphic board of
+1800 x 645 pixels with VASL's default hex grid (hex width 56.24, height 64.51, origin 0,32,
+columns A-GG, no alternate numbering), and the main map's edge buffer is 400,400. HASL and DASL
+maps, Deluxe boards and boards whose ``data`` file sets its own grid need that metadata.
+
+>>> layout = read_boards("bd\\t0\\t0\\t00\\tVER\\t6.0\\t")
+>>> layout
+(Board(name='00', column=0, row=0, reversed=False, crop=None, zoom=1.0),)
+>>> locate(681, 528, layout), locate(625, 496, layout), locate(10, 10, layout)
+(('00', 'F2'), ('00', 'E2'), None)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ordnance.core.errors import BadInput
+
+BOARD_COMMAND = "bd\t"
+# At most this many boards: more than any real layout, a bound against crafted input.
+MAX_BOARDS = 400
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Board and grid measures in map pixels ([default] VASL's standard geomorphic board)."""
+
+    board_width: int = 1800
+    board_height: int = 645
+    hex_width: float = 56.24
+    hex_height: float = 64.51
+    origin_x: float = 0.0
+    origin_y: float = 32.0
+    edge_x: int = 400
+    edge_y: int = 400
+
+
+DEFAULT_GEOMETRY = Geometry()
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board of the layout: its name as VASL writes it (``4``, ``00``, ``bdRB``...),
+    its place in the grid of boards, whether it is turned, its crop rectangle and zoom."""
+
+    name: str
+    column: int
+    row: int
+    reversed: bool = False
+    crop: tuple[int, int, int, int] | None = None
+    zoom: float = 1.0
+
+    def size(self, geometry: Geometry) -> tuple[int, int]:
+        """Width and height on the map (cropped, zoomed)."""
+        width, height = geometry.board_width, geometry.board_height
+        if self.crop is not None:
+            width = self.crop[2] if self.crop[2] > 0 else width
+            height = self.crop[3] if self.crop[3] > 0 else height
+        return round(width * self.zoom), round(height * self.zoom)
+
+
+def read_boards(command: str) -> tuple[Board, ...]:
+    """The boards of one ``bd`` command (none for a bare ``bd``)."""
+    if not command.startswith(BOARD_COMMAND):
+        raise BadInput("board layout", command[:40], "a VASL board command starts with 'bd'")
+    texts = [text for text in command[len(BOARD_COMMAND) :].split(BOARD_COMMAND) if text.strip()]
+    if len(texts) > MAX_BOARDS:
+        raise BadInput("board layout", command[:40], f"more than {MAX_BOARDS} boards")
+    return tuple(_board(text) for text in texts)
+
+
+def _board(text: str) -> Board:
+    tokens = [token for token in text.replace("\n", "\t").split("\t") if token != ""]
+
+    def fault(problem: str) -> BadInput:
+        return BadInput("board", text[:60], problem)
+
+    if len(tokens) < 3:
+        raise fault("expected the column, row and name of a board")
+    try:
+        column, row = int(tokens[0]), int(tokens[1])
+    except ValueError:
+        raise fault("the column and row of a board are whole numbers") from None
+    if not (0 <= column < MAX_BOARDS and 0 <= row < MAX_BOARDS):
+        raise fault(f"column and row must lie in 0..{MAX_BOARDS - 1}")
+    name = tokens[2]
+    turned = name.startswith("r") and len(name) > 1
+    crop = None
+    rest = tokens[3:]
+    if len(rest) >= 4 and all(_is_int(token) for token in rest[:4]):
+        x, y, width, height = (int(token) for token in rest[:4])
+        crop = (x, y, width, height)
+        rest = rest[4:]
+    zoom = 1.0
+    if "ZOOM" in rest:
+        index = rest.index("ZOOM")
+        zoom = _zoom(rest[index + 1] if index + 1 < len(rest) else "", fault)
+    return Board(name[1:] if turned else name, column, row, turned, crop, zoom)
+
+
+def _is_int(token: str) -> bool:
+    return token.lstrip("-").isdigit()
+
+
+def _zoom(text: str, fault: object) -> float:
+    try:
+        zoom = float(text)
+    except ValueError:
+        zoom = math.nan
+    if not (0.1 <= zoom <= 10):
+        assert callable(fault)
+        raise fault("ZOOM must be a number from 0.1 to 10")
+    return zoom
+
+
+def _origins(boards: Sequence[Board], geometry: Geometry) -> list[tuple[int, int]]:
+    """Each board's top-left map pixel, as VASSAL lays boards out."""
+    widths: dict[tuple[int, int], int] = {}
+    heights: dict[tuple[int, int], int] = {}
+    for board in boards:
+        widths[board.column, board.row], heights[board.column, board.row] = board.size(geometry)
+    origins = []
+    for board in boards:
+        x = sum(widths.get((column, board.row), 0) for column in range(board.column))
+        y = sum(heights.get((board.column, row), 0) for row in range(board.row))
+        origins.append((x + geometry.edge_x, y + geometry.edge_y))
+    return origins
+
+
+def column_letters(column: int) -> str:
+    """VASL's column names: A..Z, then AA..ZZ, AAA...
+
+    >>> column_letters(0), column_letters(32), column_letters(52)
+    ('A', 'GG', 'AAA')
+    """
+    return _ALPHABET[column % 26] * (column // 26 + 1)
+
+
+def hex_in_board(x: float, y: float, geometry: Geometry) -> str | None:
+    """The hex of a board pixel on VASL's ASL grid (column by nearest centre, then the row of
+    that column, whose centres sit half a hex lower in odd columns)."""
+    px = x - geometry.origin_x
+    py = y + geometry.hex_height / 2 - geometry.origin_y
+    column = math.floor(px / geometry.hex_width + 0.5)
+    if column % 2 == 0:
+        row = math.floor(py / geometry.hex_height) + 1
+    else:
+        row = math.floor(py / geometry.hex_height + 0.5)
+    if column < 0 or row < 0:
+        return None
+    return f"{column_letters(column)}{row}"
+
+
+def locate(
+    x: int, y: int, boards: Sequence[Board], geometry: Geometry = DEFAULT_GEOMETRY
+) -> tuple[str, str] | None:
+    """The board name and hex (VASL's label, without the board) of a main-map pixel, or
+    ``None`` off every board."""
+    for board, (left, top) in zip(boards, _origins(boards, geometry), strict=True):
+        width, height = board.size(geometry)
+        if not (left <= x < left + width and top <= y < top + height):
+            continue
+        local_x, local_y = x - left, y - top
+        if board.reversed:
+            local_x, local_y = width - local_x, height - local_y
+        if board.zoom != 1.0:
+            local_x, local_y = round(local_x / board.zoom), round(local_y / board.zoom)
+        if board.crop is not None:
+            local_x, local_y = local_x + board.crop[0], local_y + board.crop[1]
+        label = hex_in_board(local_x, local_y, geometry)
+        return None if label is None else (board.name, label)
+    return None
+
+
+def hex_label(board: str, hex_name: str, boards: Sequence[Board]) -> str:
+    """The label VASL shows: the hex alone on a one-board map, board and hex otherwise.
+
+    >>> hex_label("4", "F2", [Board("4", 0, 0)]), hex_label("4", "F2", [Board("4", 0, 0)] * 2)
+    ('F2', '4F2')
+    """
+    return hex_name if len(boards) <= 1 else f"{board}{hex_name}"

@@ -1,0 +1,114 @@
+"""Which vasl-templates counter a VASL piece is: by its gpid, as VASL 6.5.0+ renumbered it.
+
+A piece's gpid names the module slot it came from (``2598``, or ``08d:75`` for a slot of the
+extension ``08d``). The vasl-templates data lists the gpids of each vehicle and Gun; VASL 6.5.0
+renumbered some pieces, which are mapped back first (``data/vasl_gpids.toml``). When one gpid
+belongs to several entries (the same counter in the WWII and the Korean War files), the
+readings that decide, in order:
+
+1. the side the piece's concealment trait names (``am`` -> American files, ``ax`` -> the
+   axis-minor files), when some entries are of that side;
+2. the era: Korean War files only from 1950 on (without a date: WWII);
+3. the first entry in the data's file order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from ordnance.asl.dates import ScenarioDate
+from ordnance.asl.vasl_templates import Entry, VaslData
+from ordnance.core.data import load_toml
+
+KOREAN_WAR_FROM = 1950
+_KOREAN_WAR_WORDS = frozenset({"kpa", "cpva", "rok", "ounc", "bcfk", "us-rok-ounc", "un-common"})
+
+
+@dataclass(frozen=True)
+class GpidTable:
+    """The data file: the VASL version from which ids were renumbered, the renumbering, and
+    the side codes of concealment traits."""
+
+    remap_from: tuple[int, ...]
+    remapped: Mapping[str, str]
+    nation_codes: Mapping[str, str]
+
+
+@cache
+def gpid_table() -> GpidTable:
+    """The shipped ``vasl_gpids.toml``, loaded once."""
+    raw = load_toml("ordnance.asl", "vasl_gpids.toml")
+    return GpidTable(
+        remap_from=version_key(str(raw["remap_from"])),
+        remapped={str(k): str(v) for k, v in raw["remapped"].items()},
+        nation_codes={str(k): str(v) for k, v in raw["nation_codes"].items()},
+    )
+
+
+def version_key(text: str | None) -> tuple[int, ...]:
+    """``6.5.0`` -> (6, 5, 0); the numbers of a version, for comparing.
+
+    >>> version_key("6.6.1") > version_key("6.5.0"), version_key("6.4.4-beta2")
+    (True, (6, 4, 4, 2))
+    """
+    return tuple(int(number) for number in re.findall(r"[0-9]+", text or ""))
+
+
+def remapped(gpid: str, vasl_version: str | None, table: GpidTable | None = None) -> str:
+    """The gpid the data knows a piece by (renumbered back for VASL 6.5.0 and later, and for
+    saves that do not say their version).
+
+    >>> remapped("12483", "6.5.0"), remapped("12483", "6.4.4"), remapped("687", None)
+    ('879', '12483', '687')
+    """
+    table = table or gpid_table()
+    if vasl_version is not None and version_key(vasl_version) < table.remap_from:
+        return gpid
+    return table.remapped.get(gpid, gpid)
+
+
+def is_korean_war(entry: Entry) -> bool:
+    """Whether the entry comes from the Korean War (K:FW) files."""
+    return entry.nationality in _KOREAN_WAR_WORDS or "/kfw" in f"/{entry.source}"
+
+
+def _side_words(entry: Entry) -> set[str]:
+    return {word for word in (entry.nationality, entry.parent, entry.minor) if word}
+
+
+@dataclass(frozen=True)
+class GpidIndex:
+    """Every entry by gpid, amending records folded into the entry they amend."""
+
+    entries: Mapping[str, tuple[Entry, ...]]
+
+    @classmethod
+    def of(cls, data: VaslData) -> GpidIndex:
+        """Index a loaded data directory."""
+        first: dict[str, Entry] = {}
+        for entry in data.entries:
+            first.setdefault(entry.id, entry)
+        found: dict[str, dict[str, Entry]] = {}
+        for entry in data.entries:
+            base = first[entry.id]
+            for gpid in entry.gpids:
+                found.setdefault(gpid, {}).setdefault(base.id, base)
+        return cls({gpid: tuple(by_id.values()) for gpid, by_id in found.items()})
+
+    def match(
+        self, gpid: str, *, side_code: str | None = None, date: ScenarioDate | None = None
+    ) -> Entry | None:
+        """The entry for a (remapped) gpid, ties broken as the module docstring says."""
+        candidates: Sequence[Entry] = self.entries.get(gpid, ())
+        if len(candidates) > 1 and side_code is not None:
+            word = gpid_table().nation_codes.get(side_code)
+            ours = [entry for entry in candidates if word in _side_words(entry)]
+            candidates = ours or candidates
+        if len(candidates) > 1:
+            korean = date is not None and date.year >= KOREAN_WAR_FROM
+            fitting = [entry for entry in candidates if is_korean_war(entry) == korean]
+            candidates = fitting or candidates
+        return candidates[0] if candidates else None
