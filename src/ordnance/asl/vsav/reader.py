@@ -192,8 +192,18 @@ def _sentence(units: list[VsavUnit], hidden: int, boards: tuple[Board, ...]) -> 
     kinds = Counter(unit.kind for unit in units)
     nations = ", ".join(dict.fromkeys(unit.nationality for unit in units)) or "no side"
     placed = sum(unit.hex is not None for unit in units)
-    where = f"{len(boards)} board(s)" if boards else "no boards"
     return (
-        f"{len(units)} AFVs and Guns ({kinds['vehicle']} vehicles, {kinds['ordnance']} ordnance)"
-        f" of {nations}; {placed} on a hex of {where}; {hidden} hidden or concealed left out."
+        f"{_count(len(units), 'AFV or Gun', 'AFVs and Guns')}"
+        f" ({_count(kinds['vehicle'], 'vehicle')}, {kinds['ordnance']} ordnance) of {nations};"
+        f" {placed} on a hex of {_count(len(boards), 'board')};"
+        f" {hidden} hidden or concealed left out."
     )
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    """``1 board``, ``2 boards``.
+
+    >>> _count(1, "board"), _count(0, "board"), _count(2, "AFV or Gun", "AFVs and Guns")
+    ('1 board', '0 boards', '2 AFVs and Guns')
+    """
+    return f"{number} {one if number == 1 else many or one + 's'}"

@@ -1,0 +1,133 @@
+"""``ordnance asl vsav``: the AFVs and Guns of a VASL save, with hexes and capabilities.
+
+The reading lives in ``ordnance.asl.vsav``; this module parses options and prints. Errors are
+raised and printed as one line by ``ordnance.cli.app.main``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ordnance.asl.dates import ScenarioDate
+from ordnance.asl.vsav import DEFAULT_GEOMETRY, Geometry, VsavRuling, VsavUnit, read_vsav
+from ordnance.cli.groups import asl_app, settings_of
+from ordnance.cli.output import console, emit_json
+from ordnance.core.errors import BadInput
+
+VsavFile = Annotated[Path, typer.Argument(metavar="FILE", help="A VASL game save (.vsav).")]
+VaslTemplates = Annotated[
+    str,
+    typer.Option(
+        "--vasl-templates",
+        metavar="DIR",
+        help="vasl-templates data folder (or a checkout of the project).",
+    ),
+]
+EdgeBuffer = Annotated[
+    str | None,
+    typer.Option(
+        "--edge-buffer",
+        metavar="X,Y",
+        help="The main map's edge buffer in pixels (default 400,400, VASL 6's).",
+    ),
+]
+
+
+def geometry_of(edge_buffer: str | None) -> Geometry:
+    """The default board geometry with the edge buffer given as ``X,Y``.
+
+    >>> geometry_of("0,0").edge_x, geometry_of(None).edge_y
+    (0, 400)
+    """
+    if edge_buffer is None:
+        return DEFAULT_GEOMETRY
+    x, comma, y = edge_buffer.partition(",")
+    if not comma or not x.strip().isdigit() or not y.strip().isdigit():
+        raise BadInput("edge buffer", edge_buffer, "expected two whole numbers X,Y, e.g. 400,400")
+    edge_x, edge_y = int(x), int(y)
+    if max(edge_x, edge_y) > 100_000:
+        raise BadInput("edge buffer", edge_buffer, "at most 100000 pixels")
+    return Geometry(edge_x=edge_x, edge_y=edge_y)
+
+
+def read(
+    ctx: typer.Context,
+    file: Path,
+    vasl_templates: str,
+    date: str | None,
+    edge_buffer: str | None,
+) -> VsavRuling:
+    """Read the save with the group's settings (shared with ``game new --from-vsav``)."""
+    return read_vsav(
+        file,
+        vasl_templates,
+        None if date is None else ScenarioDate.parse(date),
+        settings_of(ctx),
+        geometry=geometry_of(edge_buffer),
+    )
+
+
+@asl_app.command("vsav")
+def vsav_command(
+    ctx: typer.Context,
+    file: VsavFile,
+    *,
+    vasl_templates: VaslTemplates,
+    date: Annotated[
+        str | None,
+        typer.Option("--date", help="Scenario date as YYYY-MM: read capabilities on it."),
+    ] = None,
+    edge_buffer: EdgeBuffer = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The AFVs and Guns of a VASL save: counter, hex and capabilities (C8.0)."""
+    ruling = read(ctx, file, vasl_templates, date, edge_buffer)
+    if as_json:
+        emit_json(ruling.to_json())
+        return
+    boards = ", ".join(("r" if b.reversed else "") + b.name for b in ruling.boards) or "none"
+    console.print(
+        Text(
+            f"{ruling.file}: VASL {ruling.vasl_version or '?'}, saved by VASSAL"
+            f" {ruling.vassal_version or '?'}; boards: {boards}",
+            style="bold",
+        )
+    )
+    for nationality in dict.fromkeys(unit.nationality for unit in ruling.units):
+        units = [unit for unit in ruling.units if unit.nationality == nationality]
+        console.print(_table(nationality, units, dated=ruling.date is not None))
+    console.print(Text(ruling.explanation))
+    console.print(Text(f"Rules: {', '.join(ruling.clauses)}", style="dim"))
+
+
+def _table(nationality: str, units: list[VsavUnit], *, dated: bool) -> Table:
+    table = Table(title=f"{nationality}: {len(units)}", title_justify="left")
+    for column in ("hex", "unit", "id", "kind"):
+        table.add_column(column, overflow="fold")
+    table.add_column("available now" if dated else "capabilities", overflow="fold")
+    for unit in units:
+        table.add_row(
+            Text(unit.hex or "-"),
+            Text(unit.name),
+            Text(unit.id),
+            Text(unit.kind),
+            Text(_capabilities(unit, dated=dated)),
+        )
+    return table
+
+
+def _capabilities(unit: VsavUnit, *, dated: bool) -> str:
+    """``APCR 5, sD 7`` on the date; the printed tokens without one."""
+    if not dated:
+        return " ".join(unit.tokens) or "-"
+    words = [
+        f"{c.ammo}{'' if c.number is None else f' {c.number}'}"
+        for c in unit.capabilities
+        if c.available
+    ]
+    return ", ".join(words) or "-"
