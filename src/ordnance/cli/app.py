@@ -8,7 +8,7 @@ import typer
 
 # Importing a command module registers its commands on the groups.
 from ordnance.cli import asl_ammo, asl_chart, asl_dispenser, asl_fire, asl_odds, asl_settings, game  # noqa: F401
-from ordnance.cli import asl_vsav  # noqa: F401
+from ordnance.cli import asl_vsav as asl_vsav_commands  # noqa: F401
 from ordnance.cli import lnl as lnl_commands  # noqa: F401
 from ordnance.cli import map as map_commands  # noqa: F401
 from ordnance.cli import vv as vv_commands  # noqa: F401

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from ordnance.asl.dates import ScenarioDate
 from ordnance.asl.vsav import DEFAULT_GEOMETRY, Geometry, VsavRuling, VsavUnit, read_vsav
+from ordnance.asl.vsav.scenario import VsavScenario
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import console, emit_json
 from ordnance.core.errors import BadInput
@@ -131,3 +132,47 @@ def _capabilities(unit: VsavUnit, *, dated: bool) -> str:
         if c.available
     ]
     return ", ".join(words) or "-"
+
+
+def write_scenario(
+    file: Path,
+    vasl_templates: str,
+    date: str,
+    map_file: str | None = None,
+    edge_buffer: str | None = None,
+) -> tuple[Path, VsavScenario]:
+    """Write the scenario of a save beside it (``NAME.scenario.yaml``) for ``game new``.
+
+    Refuses to overwrite a file of that name: it may hold the user's edits.
+    """
+    # Imported here: YAML and the map reader cost the other commands start-up time.
+    import yaml  # noqa: PLC0415
+
+    from ordnance.asl.vsav.scenario import scenario_comments, scenario_from_vsav  # noqa: PLC0415
+
+    when = ScenarioDate.parse(date)
+    ruling = read_vsav(file, vasl_templates, when, geometry=geometry_of(edge_buffer))
+    scenario = scenario_from_vsav(ruling, when, map_file=map_file)
+    target = file.with_name(f"{file.stem}.scenario.yaml")
+    if target.exists():
+        raise BadInput(
+            "scenario file",
+            str(target),
+            "already exists (it may hold your edits): start from it with"
+            f" 'ordnance game new {target}', or remove it",
+        )
+    text = scenario_comments(scenario) + yaml.safe_dump(
+        scenario.data, sort_keys=False, allow_unicode=True, width=96
+    )
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise BadInput("scenario file", str(target), f"cannot be written ({error})") from None
+    if len(scenario.sides) != 2:
+        raise BadInput(
+            "scenario file",
+            str(target),
+            f"written with {len(scenario.sides)} sides ({', '.join(scenario.sides) or 'none'});"
+            f" an ASL game needs two: edit it, then run 'ordnance game new {target}'",
+        )
+    return target, scenario

@@ -71,14 +71,64 @@ def _service(db: str | None) -> Iterator[GameService]:
 
 @game_app.command("new")
 def new_command(
-    scenario: Annotated[Path, typer.Argument(metavar="SCENARIO", help="A scenario YAML file.")],
+    scenario: Annotated[
+        Path | None, typer.Argument(metavar="[SCENARIO]", help="A scenario YAML file.")
+    ] = None,
+    *,
     db: Db = None,
     as_json: AsJson = False,
+    from_vsav: Annotated[
+        Path | None,
+        typer.Option(
+            "--from-vsav",
+            metavar="FILE",
+            help="ASL: start from a VASL save's AFVs and Guns (writes FILE's .scenario.yaml).",
+        ),
+    ] = None,
+    vasl_templates: Annotated[
+        str | None,
+        typer.Option("--vasl-templates", metavar="DIR", help="With --from-vsav: counter data."),
+    ] = None,
+    date: Annotated[
+        str | None, typer.Option("--date", help="With --from-vsav: scenario date, YYYY-MM.")
+    ] = None,
+    map_file: Annotated[
+        str | None,
+        typer.Option("--map", metavar="MAPFILE", help="With --from-vsav: the ASL map file."),
+    ] = None,
 ) -> None:
     """Start a game from a scenario; prints the game id and each side's secret token."""
+    extra: dict[str, Any] = {}
+    if from_vsav is not None:
+        scenario, extra = _vsav_scenario(scenario, from_vsav, vasl_templates, date, map_file)
+    elif scenario is None:
+        raise BadInput("game new", "", "give a SCENARIO file, or --from-vsav FILE")
     with _service(db) as service:
         made = service.new_game(scenario)
+    if as_json and extra:
+        emit_json({**made.to_json(), **extra})
+        return
     _print_new(made, as_json, f"New game {made.game}")
+    for note in extra.get("notes", []):
+        console.print(Text(f"To check in {scenario}: {note}", style="dim"))
+
+
+def _vsav_scenario(
+    scenario: Path | None,
+    from_vsav: Path,
+    vasl_templates: str | None,
+    date: str | None,
+    map_file: str | None,
+) -> tuple[Path, dict[str, Any]]:
+    """``--from-vsav``: write the save's scenario beside it; its path and what to report."""
+    from ordnance.cli.asl_vsav import write_scenario  # noqa: PLC0415
+
+    if scenario is not None:
+        raise BadInput("game new", str(scenario), "give a SCENARIO file or --from-vsav, not both")
+    if vasl_templates is None or date is None:
+        raise BadInput("game new", str(from_vsav), "--from-vsav needs --vasl-templates and --date")
+    path, made = write_scenario(from_vsav, vasl_templates, date, map_file)
+    return path, {"scenario_file": str(path), "notes": list(made.notes)}
 
 
 @game_app.command("import")
