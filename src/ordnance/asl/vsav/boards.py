@@ -168,21 +168,33 @@ def locate(
     x: int, y: int, boards: Sequence[Board], geometry: Geometry = DEFAULT_GEOMETRY
 ) -> tuple[str, str] | None:
     """The board name and hex (VASL's label, without the board) of a main-map pixel, or
-    ``None`` off every board."""
-    for board, (left, top) in zip(boards, _origins(boards, geometry), strict=True):
-        width, height = board.size(geometry)
-        if not (left <= x < left + width and top <= y < top + height):
-            continue
-        local_x, local_y = x - left, y - top
-        if board.reversed:
-            local_x, local_y = width - local_x, height - local_y
-        if board.zoom != 1.0:
-            local_x, local_y = round(local_x / board.zoom), round(local_y / board.zoom)
-        if board.crop is not None:
-            local_x, local_y = local_x + board.crop[0], local_y + board.crop[1]
-        label = hex_in_board(local_x, local_y, geometry)
-        return None if label is None else (board.name, label)
+    ``None`` off every board.
+
+    A board's right and bottom edges count as its own when no board lies beyond them: the
+    centres of its GG hexes and of the bottom half hexes of odd columns fall on them.
+    """
+    placed = list(zip(boards, _origins(boards, geometry), strict=True))
+    for inclusive in (False, True):
+        for board, (left, top) in placed:
+            width, height = board.size(geometry)
+            inside_x = left <= x <= left + width if inclusive else left <= x < left + width
+            inside_y = top <= y <= top + height if inclusive else top <= y < top + height
+            if inside_x and inside_y:
+                return _on_board(x - left, y - top, board, geometry)
     return None
+
+
+def _on_board(x: int, y: int, board: Board, geometry: Geometry) -> tuple[str, str] | None:
+    """A pixel relative to the board's top-left corner on the map, to the board's hex."""
+    width, height = board.size(geometry)
+    if board.reversed:
+        x, y = width - x, height - y
+    if board.zoom != 1.0:
+        x, y = round(x / board.zoom), round(y / board.zoom)
+    if board.crop is not None:
+        x, y = x + board.crop[0], y + board.crop[1]
+    label = hex_in_board(x, y, geometry)
+    return None if label is None else (board.name, label)
 
 
 def hex_label(board: str, hex_name: str, boards: Sequence[Board]) -> str:
