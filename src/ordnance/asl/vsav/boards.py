@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ordnance.core.errors import BadInput
 
@@ -126,7 +127,8 @@ def _zoom(text: str, fault: object) -> float:
     return zoom
 
 
-def _origins(boards: Sequence[Board], geometry: Geometry) -> list[tuple[int, int]]:
+@lru_cache(maxsize=8)
+def _origins(boards: tuple[Board, ...], geometry: Geometry) -> list[tuple[int, int]]:
     """Each board's top-left map pixel, as VASSAL lays boards out."""
     widths: dict[tuple[int, int], int] = {}
     heights: dict[tuple[int, int], int] = {}
@@ -173,7 +175,7 @@ def locate(
     A board's right and bottom edges count as its own when no board lies beyond them: the
     centres of its GG hexes and of the bottom half hexes of odd columns fall on them.
     """
-    placed = list(zip(boards, _origins(boards, geometry), strict=True))
+    placed = list(zip(boards, _origins(tuple(boards), geometry), strict=True))
     for inclusive in (False, True):
         for board, (left, top) in placed:
             width, height = board.size(geometry)

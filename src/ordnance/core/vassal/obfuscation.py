@@ -26,7 +26,6 @@ HEADER = b"!VCSK"
 # What every other header of VASSAL's family starts with: a newer scheme, not plain text.
 _FAMILY = b"!VCS"
 _KEY = re.compile(rb"[0-9A-Fa-f]{2}")
-_HEX = re.compile(rb"[0-9A-Fa-f]*")
 # The first command of a save; older VASSAL versions and some tools write saves unobfuscated.
 _PLAIN_STARTS = (b"begin_save", b"+/", b"\x1b")
 _TABLES: dict[int, bytes] = {}
@@ -53,11 +52,16 @@ def deobfuscate(data: bytes) -> str:
         body = data[len(HEADER) + 2 :]
         if len(body) % 2:
             raise _fault(data, f"odd number of hex digits ({len(body)}) after the key")
-        if _HEX.fullmatch(body) is None:
+        try:
+            raw = bytes.fromhex(body.decode("ascii"))
+        except (UnicodeDecodeError, ValueError):
+            raw = b""
+        # fromhex skips whitespace, which VASSAL does not: then fewer bytes come out.
+        if 2 * len(raw) != len(body):
             bad = re.search(rb"[^0-9A-Fa-f]", body)
             where = len(HEADER) + 2 + (bad.start() if bad else 0)
             raise _fault(data, f"a byte that is not a hex digit at offset {where}")
-        raw = bytes.fromhex(body.decode("ascii")).translate(_xor_table(int(key_text, 16)))
+        raw = raw.translate(_xor_table(int(key_text, 16)))
     elif data.startswith(_FAMILY):
         raise _fault(data, "a newer VASSAL obfuscation header; only !VCSK is known")
     elif data.lstrip().startswith(_PLAIN_STARTS):

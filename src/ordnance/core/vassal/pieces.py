@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ordnance.core.errors import BadInput
 from ordnance.core.vassal.sequence import split, unchain
@@ -32,9 +33,11 @@ MAX_TRAITS = 500
 NO_MAP = "null"
 
 
-@dataclass(frozen=True)
-class Trait:
-    """One decorator of a piece: its type and its state, as text."""
+class Trait(NamedTuple):
+    """One decorator of a piece: its type and its state, as text.
+
+    (A tuple, not a dataclass: a save has tens of thousands of traits, made in a loop.)
+    """
 
     type: str
     state: str
@@ -73,7 +76,11 @@ class Piece:
 
     def trait(self, trait_id: str) -> Trait | None:
         """The outermost trait with this id, if the piece has one."""
-        return next((trait for trait in self.traits if trait.id == trait_id), None)
+        prefix = trait_id + ";"
+        for trait in self.traits:
+            if trait.type.startswith(prefix) or trait.type == trait_id:
+                return trait
+        return None
 
 
 def _number(text: str) -> int:

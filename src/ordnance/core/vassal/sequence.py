@@ -49,16 +49,32 @@ def unquote(field: str) -> str:
     return field
 
 
+# Characters that stand in for an escaped delimiter while a text is split (one that does not
+# occur in the text is chosen): from Unicode's private use area, then control characters.
+_STAND_INS = ("\ue000", "\uf8ff", "\x00", "\x01")
+
+
 def _raw_fields(text: str, delimiter: str) -> list[str]:
-    """The fields before unquoting: split on every delimiter, then join back the pieces whose
-    delimiter was escaped. VASSAL looks at one character only: a delimiter right after a
-    backslash is escaped, whatever comes before that backslash."""
+    """The fields before unquoting. A delimiter right after a backslash is escaped, whatever
+    comes before that backslash (VASSAL looks at one character only), so the escaped ones can
+    be set aside with one ``replace`` (matches of backslash + delimiter never overlap) and the
+    rest split at once."""
+    escaped = _BACKSLASH + delimiter
+    if escaped not in text:
+        return text.split(delimiter)
+    stand_in = next((char for char in _STAND_INS if char not in text), None)
+    if stand_in is None:
+        return _raw_fields_slowly(text, delimiter)
+    return [
+        part.replace(stand_in, delimiter) if stand_in in part else part
+        for part in text.replace(escaped, stand_in).split(delimiter)
+    ]
+
+
+def _raw_fields_slowly(text: str, delimiter: str) -> list[str]:
+    """:func:`_raw_fields` piece by piece, for a text that holds every stand-in character."""
     pieces = text.split(delimiter)
-    if len(pieces) == 1:
-        return pieces
     fields: list[str] = []
-    # The pieces of the field being read; joined once at its end (joining as it grows would
-    # copy it again for every escaped delimiter, and a save escapes thousands).
     current = [pieces[0]]
     for piece in pieces[1:]:
         if current[-1].endswith(_BACKSLASH):
@@ -127,11 +143,14 @@ def unchain(text: str, delimiter: str = "\t") -> list[str]:
         return [unquote(text)]
     runs = [len(part) - len(part.rstrip(_BACKSLASH)) for part in parts]
     last = len(parts) - 1
-    if runs[:last] == list(range(last)) and not any(part.startswith("'") for part in parts):
+    # A level starts with a quote where the text does, or right after a delimiter.
+    quotes = text.startswith("'") or delimiter + "'" in text
+    if not quotes and runs[:last] == list(range(last)):
         # What VASSAL writes when no field holds the delimiter: level k ends at the k-th
-        # delimiter, after its k escaping backslashes.
-        fields = [part[: len(part) - level] for level, part in enumerate(parts[:last])]
-        return [unquote(field) for field in fields] + [unquote(parts[last])]
+        # delimiter, after its k escaping backslashes; no level is quoted.
+        return [part[: len(part) - level] for level, part in enumerate(parts[:last])] + [
+            parts[last]
+        ]
     by_run: dict[int, list[int]] = {}
     for boundary in range(len(parts) - 1):
         by_run.setdefault(runs[boundary], []).append(boundary)
@@ -184,6 +203,10 @@ def commands(text: str) -> list[str]:
     pending: list[tuple[str, int]] = [(text, 0)]
     while pending:
         command, depth = pending.pop()
+        if ESC not in command and not command.startswith("'"):
+            if command:  # a single command: nothing to split (the common case, made quick)
+                found.append(command)
+            continue
         parts = split(command, ESC)
         if parts[0] == command:
             if command:
