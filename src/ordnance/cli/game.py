@@ -72,7 +72,7 @@ def _service(db: str | None) -> Iterator[GameService]:
 @game_app.command("new")
 def new_command(
     scenario: Annotated[
-        Path | None, typer.Argument(metavar="[SCENARIO]", help="A scenario YAML file.")
+        Path | None, typer.Argument(metavar="SCENARIO", help="A scenario YAML file.")
     ] = None,
     *,
     db: Db = None,
@@ -97,7 +97,7 @@ def new_command(
         typer.Option("--map", metavar="MAPFILE", help="With --from-vsav: the ASL map file."),
     ] = None,
 ) -> None:
-    """Start a game from a scenario; prints the game id and each side's secret token."""
+    """Start a game from a scenario (or a VASL save); prints the game id and side tokens."""
     extra: dict[str, Any] = {}
     if from_vsav is not None:
         scenario, extra = _vsav_scenario(scenario, from_vsav, vasl_templates, date, map_file)
