@@ -65,7 +65,7 @@ def test_table_at_80_columns(cli, full_vsav, vasl_templates, monkeypatch):
     result = cli("asl", "vsav", str(full_vsav), "--vasl-templates", str(vasl_templates))
     assert result.code == 0
     assert "boards: 00" in result.out and "Churchill Crocodile" in result.out
-    assert "british: 1" in result.out and "bcfk: 1" in result.out
+    assert "british (1)" in result.out and "bcfk (1)" in result.out
     assert "F2" in result.out and "sD7" in result.out
 
 
@@ -191,3 +191,23 @@ def test_game_new_needs_a_scenario_or_a_save(cli, db, tmp_path):
     assert "--vasl-templates and --date" in one_line(
         cli("game", "new", "--from-vsav", str(save), "--db", db)
     )
+
+
+def test_game_new_from_vsav_on_a_map_names_hexes_by_the_map(cli, tmp_path, vasl_templates, db):
+    # asl-village (bundled) lays board 4 above board 3; the save does the same.
+    save = write(
+        tmp_path / "village.vsav",
+        generated([tiger(400 + 112, 400 + 96), t34(400 + 169, 400 + 645 + 258)],
+                  [(0, 0, "4"), (0, 1, "3")]),
+    )  # fmt: skip
+    result = cli(
+        "game", "new", "--from-vsav", str(save), "--vasl-templates", str(vasl_templates),
+        "--date", "1944-06", "--map", "asl-village", "--db", db, "--json",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    units = cli("game", "status", result.json["game"], "--db", db, "--json").json["state"]["units"]
+    assert {key: unit["hex"] for key, unit in units.items()} == {
+        "ge-v-033": "4C2",
+        "ru-v-027": "3D4",
+    }
+    assert "map: asl-village" in Path(result.json["scenario_file"]).read_text()

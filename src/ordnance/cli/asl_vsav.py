@@ -107,7 +107,7 @@ def vsav_command(
 
 
 def _table(nationality: str, units: list[VsavUnit], *, dated: bool) -> Table:
-    table = Table(title=f"{nationality}: {len(units)}", title_justify="left")
+    table = Table(title=f"{nationality} ({len(units)})", title_justify="left")
     for column in ("hex", "unit", "id", "kind"):
         table.add_column(column, overflow="fold")
     table.add_column("available now" if dated else "capabilities", overflow="fold")

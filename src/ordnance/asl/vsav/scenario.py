@@ -110,9 +110,10 @@ def scenario_from_vsav(
         ),
         "date": str(date),
     }
-    labels, layout = _labels(ruling, map_file, notes)
-    if map_file is not None:
-        data["map"] = str(Path(map_file).expanduser().resolve())
+    map_name = None if map_file is None else _map_name(map_file)
+    labels, layout = _labels(ruling, map_name, notes)
+    if map_name is not None:
+        data["map"] = map_name
     elif layout is not None:
         data["boards"] = layout
     sides: dict[str, dict[str, Any]] = {}
@@ -145,14 +146,20 @@ def scenario_from_vsav(
     return VsavScenario(data, tuple(notes))
 
 
+def _map_name(map_file: str | Path) -> str:
+    """A map file as an absolute path (the scenario file lies elsewhere), or a bundled map's
+    name as given."""
+    path = Path(map_file).expanduser()
+    return str(path.resolve()) if path.is_file() else str(map_file)
+
+
 def _labels(
-    ruling: VsavRuling, map_file: str | Path | None, notes: list[str]
+    ruling: VsavRuling, map_file: str | None, notes: list[str]
 ) -> tuple[Labels | None, str | None]:
     """The labels hexes are checked against, and the ``boards`` layout text if one fits."""
     layout = geomorphic_layout(ruling.boards)
     if map_file is not None:
-        body = read_map(str(Path(map_file).expanduser().resolve()), None)
-        game_map = map_of(body)
+        game_map = map_of(read_map(str(map_file), None))
         return (None if game_map is None else game_map.labels), layout
     if layout is not None:
         return GeomorphicLabels.of(layout), layout
