@@ -8,6 +8,8 @@ import random
 import zipfile
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.vsav_writer import PieceSpec, filler_traits, hidden_traits, save_text, save_zip
 
 from ordnance.core.errors import BadInput
@@ -129,3 +131,39 @@ def fault_path(path, limits: Limits) -> str:
 def test_a_missing_file(tmp_path):
     with pytest.raises(BadInput, match="cannot be read"):
         read_save(tmp_path / "nothing.vsav")
+
+
+# The format's own limits, which VASSAL shares: no TAB in a name (the innermost type is not
+# escaped, so a TAB would split the piece), no name ending in a backslash (it would escape the
+# delimiter after it), no quoted name (the innermost level is read unquoted).
+NAMES = (
+    st.lists(st.sampled_from(["a", "Z", " ", "/", ";", "'", "é", "-", "\\"]), max_size=10)
+    .map("".join)
+    .filter(lambda text: not (len(text) > 1 and text[0] == text[-1] == "'"))
+    .filter(lambda text: not text.endswith("\\"))
+)
+TRAITS = st.lists(
+    st.tuples(
+        st.sampled_from(["hide;72,130;HIP;;player:;0.3", "mark;x", "emb2;;2;;a/b;c\\d", "odd"]),
+        st.sampled_from(["null", "me", "1;2", "a/b", ""]),
+    ),
+    max_size=6,
+)
+
+
+@given(
+    st.lists(
+        st.tuples(NAMES, st.sampled_from(["2598", "08d:75", ""]), st.integers(0, 5000), TRAITS),
+        max_size=6,
+    ),
+    st.integers(0, 255),
+)
+def test_a_whole_save_reads_back(pieces, key):
+    specs = [PieceSpec(name, gpid, x, 9, traits=traits) for name, gpid, x, traits in pieces]
+    save = read_save(save_zip(save_text(specs), key=key))
+    assert [(p.name, p.basic.gpid, p.basic.x, p.basic.y) for p in save.pieces] == [
+        (name, gpid, x, 9) for name, gpid, x, _ in pieces
+    ]
+    assert [[(t.type, t.state) for t in p.traits] for p in save.pieces] == [
+        traits for *_, traits in pieces
+    ]
