@@ -7,18 +7,20 @@ raised and printed as one line by ``ordnance.cli.app.main``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from ordnance.asl.dates import ScenarioDate
-from ordnance.asl.vsav import DEFAULT_GEOMETRY, Geometry, VsavRuling, VsavUnit, read_vsav
-from ordnance.asl.vsav.scenario import VsavScenario
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import console, emit_json
 from ordnance.core.errors import BadInput
+
+if TYPE_CHECKING:
+    from ordnance.asl.vsav import Geometry, VsavRuling, VsavUnit
+    from ordnance.asl.vsav.scenario import VsavScenario
 
 VsavFile = Annotated[Path, typer.Argument(metavar="FILE", help="A VASL game save (.vsav).")]
 VaslTemplates = Annotated[
@@ -45,6 +47,9 @@ def geometry_of(edge_buffer: str | None) -> Geometry:
     >>> geometry_of("0,0").edge_x, geometry_of(None).edge_y
     (0, 400)
     """
+    # Imported here, as the reader below: every other command would pay for it at start-up.
+    from ordnance.asl.vsav import DEFAULT_GEOMETRY, Geometry  # noqa: PLC0415
+
     if edge_buffer is None:
         return DEFAULT_GEOMETRY
     x, comma, y = edge_buffer.partition(",")
@@ -64,6 +69,8 @@ def read(
     edge_buffer: str | None,
 ) -> VsavRuling:
     """Read the save with the group's settings (shared with ``game new --from-vsav``)."""
+    from ordnance.asl.vsav import read_vsav  # noqa: PLC0415
+
     return read_vsav(
         file,
         vasl_templates,
@@ -148,6 +155,7 @@ def write_scenario(
     # Imported here: YAML and the map reader cost the other commands start-up time.
     import yaml  # noqa: PLC0415
 
+    from ordnance.asl.vsav import read_vsav  # noqa: PLC0415
     from ordnance.asl.vsav.scenario import scenario_comments, scenario_from_vsav  # noqa: PLC0415
 
     when = ScenarioDate.parse(date)
