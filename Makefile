@@ -26,6 +26,7 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	bash scripts/ensure_postgres.sh
+	bash scripts/ensure_svg_converter.sh
 	$(BIN)/pytest
 
 bench: $(STAMP)

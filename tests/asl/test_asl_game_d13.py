@@ -31,8 +31,15 @@ AMERICAN = {
         "ce": True,
         "mp": 16,
     },
-    # An OT tank destroyer with smoke pots, buttoned up.
-    "m10": {"kind": "vehicle", "notation": "sP5", "open_topped": True, "hex": "4E6", "ca": "E"},
+    # An OT tank destroyer with smoke pots, buttoned up (OT alone would start CE).
+    "m10": {
+        "kind": "vehicle",
+        "notation": "sP5",
+        "open_topped": True,
+        "ce": False,
+        "hex": "4E6",
+        "ca": "E",
+    },
     "baz": {"kind": "scw", "weapon": "BAZ", "hex": "4F6"},
 }
 GERMAN = {
@@ -277,6 +284,17 @@ def test_an_sp_needs_a_ce_crew():
     assert play.refused("american", "dispense m10", "1,1").clause == "D13.33"
     play.do("american", "mark m10 --ce")
     assert play.do("american", "dispense m10", "2,2").ruling["placement"]["hex"] == "4E6"
+
+
+@pytest.mark.clause("D13.33")
+def test_an_open_topped_vehicle_starts_ce_unless_the_scenario_buttons_it_up():
+    open_m10 = {**AMERICAN, "m10": {k: v for k, v in AMERICAN["m10"].items() if k != "ce"}}
+    play = Play(sides={"american": {"units": open_m10}, "german": {"units": GERMAN}})
+    assert play.afv("m10")["ce"] and not play.afv("m10")["bu"]
+    assert not play.afv("pz4")["ce"]  # a CT tank still starts BU
+    play.to("MPh", "american")
+    assert play.do("american", "dispense m10", "2,2").ruling["placement"]["hex"] == "4E6"
+    assert not Play().afv("m10")["ce"]  # 'ce: false' in the scenario wins
 
 
 @pytest.mark.clause("D13.34")

@@ -11,7 +11,8 @@ key                 default    meaning
 ``main_armament``   true       the counter shows a Main Armament (who may use grenades, D13.35)
 ``mount``           T          T, ST, RST, NT (or bow): the Case A row of its sM (D13.32-drm)
 ``mp``              none       MP allowance; with it an own-MPh attempt needs 1 MP left
-``ce``              false      the crew is CE (false: BU)
+``ce``              OT only    the crew is CE (false: BU); an open-topped vehicle's crew is
+                               exposed, so it starts CE unless the scenario says false
 ``motion``          false      the vehicle is in Motion
 ``crew``            ok         ok, stunned, shocked or broken (D13.2-state)
 ``abandoned``       false      the crew has Abandoned the vehicle
@@ -25,6 +26,8 @@ key                 default    meaning
 >>> facts = Afv.of(data)
 >>> facts.mount, facts.start.ce, facts.start.mp_spent
 (<Mount.ST: 'ST'>, True, 0)
+>>> read_afv({"open_topped": True}, "u", "vehicle")["ce"]  # OT: CE unless told otherwise
+True
 >>> read_afv({"armored": False, "ce": True}, "u", "vehicle")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -79,6 +82,10 @@ def read_afv(body: Mapping[str, Any], where: str, kind: str) -> dict[str, Any] |
         return None
     data: dict[str, Any] = {}
     for key, default in _FLAGS.items():
+        if key == "ce":
+            # An open-topped AFV's crew is exposed unless the scenario buttons it up (a
+            # documented default: the counter shows no BU marker, D13.33's sP needs CE).
+            default = data["open_topped"] and data["armored"]
         value = body.get(key, default)
         if not isinstance(value, bool):
             raise _fault(f"{where}.{key}", "expected true or false")
