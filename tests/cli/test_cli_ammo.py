@@ -199,3 +199,93 @@ def test_roster_names_a_bad_file(cli, tmp_path):
     assert result.code == 2
     assert "vehicles/german.json" in result.err and "invalid JSON" in result.err
     assert len(result.err.strip().splitlines()) == 1
+
+
+# --- finding a counter by name, nationality aliases -----------------------------------------
+
+
+def _one_line_exit_2(result, fault):
+    assert result.code == 2 and result.out == ""
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and fault in lines[0] and "Traceback" not in result.err
+    return lines[0]
+
+
+@pytest.mark.clause("C8.0", "C8.91")
+def test_ammo_by_vehicle_name_answers_as_its_notation(cli, vasl_templates):
+    by_name = cli("asl", "ammo", "--vehicle", "m4a3(76)w", "--vasl-templates",
+                  str(vasl_templates), "--nationality", "us", "--date", "1945-01", "--json")  # fmt: skip
+    assert by_name.code == 0, by_name.err
+    listed = cli("asl", "roster", "--vasl-templates", str(vasl_templates), "--nationality",
+                 "american", "--date", "1945-01", "--name", "M4A3(76)W", "--json").json  # fmt: skip
+    [unit] = listed["units"]
+    notation = " ".join(c["token"] for c in unit["capabilities"])
+    by_notation = cli("asl", "ammo", notation, "--nationality", "american", "--date", "1945-01",
+                      "--json")  # fmt: skip
+    assert by_name.json == by_notation.json
+    assert by_name.json["capabilities"][0]["ammo"] == "APCR"
+    text = cli("asl", "ammo", "--vehicle", "M4A3(76)W", "--vasl-templates", str(vasl_templates),
+               "--nationality", "us", "--date", "1945-01")  # fmt: skip
+    assert text.code == 0 and "M4A3(76)W" in text.out
+
+
+def test_ammo_by_vehicle_name_lists_several_matches_and_exits_2(cli, vasl_templates):
+    base = ("asl", "ammo", "--vasl-templates", str(vasl_templates), "--date", "1945-01")
+    line = _one_line_exit_2(
+        cli(*base, "--nationality", "american", "--vehicle", "M4A3("), "3 american units match"
+    )
+    assert "M4A3(75)W" in line and "M4A3(76)W" in line and "M4A3(105)" in line
+    _one_line_exit_2(cli(*base, "--nationality", "german", "--vehicle", "zzz"), "no german")
+    _one_line_exit_2(cli(*base, "--vehicle", "M4A3"), "needs --vasl-templates DIR and")
+    _one_line_exit_2(
+        cli(*base, "A5", "--nationality", "american", "--vehicle", "M4A3"), "not both"
+    )
+    _one_line_exit_2(cli("asl", "ammo", "--date", "1945-01"), "--vehicle NAME")
+
+
+def test_an_exact_name_wins_over_longer_names_containing_it(cli, vasl_templates):
+    result = cli("asl", "ammo", "--vehicle", "M4A3", "--vasl-templates", str(vasl_templates),
+                 "--nationality", "usa", "--date", "1945-01")  # fmt: skip
+    assert result.code == 0 and "M4A3 (" in result.out
+
+
+@pytest.mark.clause("C8.0")
+def test_roster_name_filter_is_a_case_insensitive_substring(cli, vasl_templates):
+    args = ("asl", "roster", "--vasl-templates", str(vasl_templates), "--date", "1944-06")
+    every = cli(*args, "--nationality", "german", "--json").json["units"]
+    some = cli(*args, "--nationality", "ge", "--name", "PZKPFW iv", "--json").json["units"]
+    expected = [u for u in every if "pzkpfw iv" in u["name"].lower()]
+    assert some == expected and 0 < len(some) < len(every)
+    assert cli(*args, "--nationality", "german", "--name", "no such tank", "--json").json[
+        "units"
+    ] == []
+
+
+@pytest.mark.parametrize(
+    ("alias", "nationality"),
+    [
+        ("us", "american"), ("USA", "american"), ("u.s.", "american"), ("ge", "german"),
+        ("de", "german"), ("ru", "russian"), ("su", "russian"), ("br", "british"),
+        ("uk", "british"), ("it", "italian"), ("jp", "japanese"), ("nz", "new-zealand"),
+    ],
+)  # fmt: skip
+def test_nationality_aliases(cli, alias, nationality):
+    chart = ("asl", "chart", "--gun", "76L", "--date", "1944-09", "--json")
+    by_alias = cli(*chart, "--nationality", alias)
+    assert by_alias.code == 0, by_alias.err
+    assert by_alias.json == cli(*chart, "--nationality", nationality).json
+    ammo = ("asl", "ammo", "A5(4)/6(5)", "--date", "1945-03", "--json")
+    assert cli(*ammo, "--nationality", alias).json == cli(*ammo, "--nationality", nationality).json
+
+
+@pytest.mark.parametrize("gun", ["999", "75", "12LL"])
+def test_a_gun_size_the_chart_does_not_list_exits_2(cli, gun):
+    result = cli("asl", "chart", "--nationality", "german", "--gun", gun, "--date", "1944-06")
+    _one_line_exit_2(result, f"bad gun size '{gun}'")
+    assert "75L" in result.err  # it names the sizes the chart lists
+    counted = cli("asl", "chart", "--nationality", "german", "--gun", gun, "--date", "1944-06",
+                  "--counter", "5", "--json")  # fmt: skip
+    assert counted.code == 0 and counted.json["depletion_number"] == 5
+    listed_elsewhere = cli("asl", "chart", "--nationality", "german", "--gun", "90L", "--date",
+                           "1944-06", "--json")  # fmt: skip
+    assert listed_elsewhere.code == 0 and not listed_elsewhere.json["available"]

@@ -129,6 +129,12 @@ def test_odds_of_the_wp_check(cli):
     data = cli("lnl", "odds", "wp-check", "--closed", "--json").json
     assert [row["outcome"] for row in data["outcomes"]] == ["2", "3", "4", "5", "6", "7"]
     assert data["outcomes"][-1]["probability"] == "11/36"
+    totals = {int(row["outcome"]): Fraction(row["probability"]) for row in data["outcomes"]}
+    for row in data["outcomes"]:
+        direct = sum((p for t, p in totals.items() if t >= int(row["outcome"])), Fraction(0))
+        assert Fraction(row["at_least"]) == direct
+    assert data["outcomes"][4]["at_least"] == "5/9"  # 6 or more: the higher die 5 or 6
+    assert Fraction(data["expected"]) == sum(t * p for t, p in totals.items())
     vehicle = cli("lnl", "odds", "wp-check", "--unit", "open-vehicle", "--closed")
     assert vehicle.code == 2
 
@@ -140,7 +146,9 @@ def test_odds_of_a_pools_shots(cli):
     capped = cli(
         "lnl", "odds", "pool", "--count", "1", "--depletion", "4", "--limit", "2", "--json"
     )
-    assert capped.json["expected_shots"] == "3/2"
+    assert capped.json["expected_shots"] == capped.json["expected"] == "3/2"
+    rows = capped.json["outcomes"]
+    assert [(r["outcome"], r["at_least"]) for r in rows] == [("1", "1/1"), ("2", "1/2")]
     never = cli("lnl", "odds", "pool", "--count", "1", "--depletion", "1", "--json").json
     assert never["expected_shots"] is None
 

@@ -27,10 +27,28 @@ def test_odds_json(cli):
     data = result.json
     assert data["row"] == "11-18" and data["expected_cp"] == "35/36"
     outcomes = {o["cp"]: o for o in data["outcomes"]}
-    assert set(outcomes[2]) == {"cp", "probability", "percent"}
+    assert set(outcomes[2]) == {"cp", "probability", "percent", "at_least", "at_least_percent"}
     assert outcomes[2]["probability"] == "1/9"
+    assert data["expected"] == "35/36"
     assert sum(Fraction(o["probability"]) for o in data["outcomes"]) == 1
     assert data["clauses"] and data["explanation"]
+
+
+@pytest.mark.clause("SYS.odds", "VV.AP-resolve")
+@pytest.mark.parametrize(("apfp", "drm"), [(1, 0), (6, 1), (12, 2), (30, -3), (3, -4)])
+def test_at_least_and_expected_are_sums_of_the_exact_distribution(cli, apfp, drm):
+    from ordnance.vv.odds import cp_odds  # noqa: PLC0415
+
+    data = cli("vv", "odds", "--apfp", str(apfp), "--drm", str(drm), "--json").json
+    exact = cp_odds(apfp, drm)
+    for row in data["outcomes"]:
+        direct = sum((p for cp, p in exact.items() if cp >= row["cp"]), Fraction(0))
+        assert Fraction(row["at_least"]) == direct
+        assert row["at_least_percent"] == pytest.approx(float(direct * 100))
+    assert data["outcomes"][0]["at_least"] == "1/1"  # no effect or more: certain
+    assert Fraction(data["expected"]) == sum(cp * p for cp, p in exact.items())
+    text = cli("vv", "odds", "--apfp", str(apfp), "--drm", str(drm))
+    assert "CP or more" in text.out
 
 
 @pytest.mark.clause("SYS.odds")

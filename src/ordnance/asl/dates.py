@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ordnance.core.errors import BadInput
@@ -140,6 +141,39 @@ NATIONALITIES = (
 )
 
 
+# Short names players type for a nationality (README "Nationality aliases").
+ALIASES: Mapping[str, str] = {
+    **dict.fromkeys(("us", "usa", "america", "united-states", "usmc"), "american"),
+    **dict.fromkeys(("ge", "de", "ger", "germany"), "german"),
+    **dict.fromkeys(("ru", "su", "rus", "ussr", "soviet", "soviets", "russia"), "russian"),
+    **dict.fromkeys(("br", "uk", "gb", "brit", "britain", "commonwealth"), "british"),
+    **dict.fromkeys(("it", "ita", "italy"), "italian"),
+    **dict.fromkeys(("jp", "ja", "jap", "japan"), "japanese"),
+    **dict.fromkeys(("fr", "france"), "french"),
+    **dict.fromkeys(("ff", "free-france"), "free-french"),
+    **dict.fromkeys(("fi", "fin", "finland"), "finnish"),
+    **dict.fromkeys(("cn", "china"), "chinese"),
+    **dict.fromkeys(("pl", "pol", "poland"), "polish"),
+    **dict.fromkeys(("ca", "can", "canada"), "canadian"),
+    **dict.fromkeys(("au", "aus", "australia"), "australian"),
+    **dict.fromkeys(("nz", "new-zealander"), "new-zealand"),
+    **dict.fromkeys(("za", "sa", "south-africa"), "south-african"),
+    **dict.fromkeys(("hu", "hun", "hungary"), "hungarian"),
+    **dict.fromkeys(("ro", "rom", "romania"), "romanian"),
+    **dict.fromkeys(("nl", "holland", "netherlands"), "dutch"),
+    **dict.fromkeys(("be", "belgium"), "belgian"),
+    **dict.fromkeys(("gr", "greece"), "greek"),
+    **dict.fromkeys(("yu", "yugoslavia"), "yugoslavian"),
+    **dict.fromkeys(("se", "sweden"), "swedish"),
+    **dict.fromkeys(("dk", "denmark"), "danish"),
+    **dict.fromkeys(("nor", "norway"), "norwegian"),
+    **dict.fromkeys(("bg", "bulgaria"), "bulgarian"),
+    **dict.fromkeys(("hr", "croatia"), "croatian"),
+    **dict.fromkeys(("sk", "slovakia"), "slovakian"),
+    **dict.fromkeys(("th", "thailand"), "thai"),
+}
+
+
 def parse_nationality(text: str) -> str:
     """Normalise a nationality word.
 
@@ -147,12 +181,15 @@ def parse_nationality(text: str) -> str:
     'german'
     >>> parse_nationality("New Zealand")
     'new-zealand'
+    >>> parse_nationality("US"), parse_nationality("u.s.a."), parse_nationality("su")
+    ('american', 'american', 'russian')
     >>> parse_nationality("klingon")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ordnance.core.errors.BadInput: bad nationality 'klingon': unknown nationality; known: ...
     """
-    word = "-".join(text.strip().lower().replace("_", " ").split())
+    word = "-".join(text.strip().lower().replace("_", " ").replace(".", "").split())
+    word = ALIASES.get(word, word)
     if word not in NATIONALITIES:
         known = ", ".join(sorted(NATIONALITIES))
         raise BadInput("nationality", text, f"unknown nationality; known: {known}")

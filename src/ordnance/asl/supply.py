@@ -96,6 +96,12 @@ class SupplyChart:
                     return row
         return None
 
+    @property
+    def gun_sizes(self) -> tuple[str, ...]:
+        """Every gun size some row lists, smallest calibre first."""
+        sizes = {gun for row in self.rows for gun in row.guns}
+        return tuple(sorted(sizes, key=lambda g: (int(g.rstrip("L")), len(g))))
+
     def cell(self, row: ChartRow, year: int) -> Cell | None:
         """The row's cell for ``year``, or None when the year has no column."""
         if year not in self.years:

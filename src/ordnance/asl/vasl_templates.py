@@ -677,16 +677,56 @@ def roster_groups(
     return tuple(dict.fromkeys(groups))
 
 
+def name_matches(name: str, text: str) -> bool:
+    """Whether ``text`` occurs in ``name``, ignoring case (``--name``, ``--vehicle``).
+
+    >>> name_matches("M4A3(76)W", "a3(76)w"), name_matches("M4A3(76)W", "M4A1")
+    (True, False)
+    >>> name_matches("PzKpfw IVF<sub>2</sub>", "ivf2")  # the data's markup is not the name
+    True
+    """
+    wanted = text.casefold()
+    return wanted in name.casefold() or wanted in plain_name(name).casefold()
+
+
+def plain_name(name: str) -> str:
+    """A name without the data's markup: ``PzKpfw IVF<sub>2</sub>`` -> ``PzKpfw IVF2``."""
+    return re.sub(r"<[^>]*>", "", name)
+
+
+def find_unit(directory: str | Path, nationality: str, date: ScenarioDate, text: str) -> Entry:
+    """The one roster entry whose name matches ``text``: a name equal to it (ignoring case)
+    wins, else the only one that contains it; none or several is bad input naming them."""
+    word = parse_nationality(nationality)
+    data = load(directory)
+    groups = roster_groups(word, date, data.parents, data.minors)
+    found = [
+        e
+        for group in groups
+        for e in data.entries
+        if e.nationality == group and not e.amends and name_matches(e.name, text.strip())
+    ]
+    exact = [e for e in found if plain_name(e.name).casefold() == text.strip().casefold()]
+    if len(exact) == 1 or len(found) == 1:
+        return (exact or found)[0]
+    if not found:
+        raise BadInput("vehicle", text, f"no {word} vehicle or Gun has it in its name")
+    names = "; ".join(dict.fromkeys(plain_name(e.name) for e in (exact or found)))
+    raise BadInput("vehicle", text, f"{len(exact or found)} {word} units match: {names}")
+
+
 def roster(
     directory: str | Path,
     nationality: str,
     context: AmmoContext,
     settings: Settings = DEFAULT,
+    name: str | None = None,
 ) -> RosterRuling:
     """Read a nationality's units from ``directory`` and their capabilities in ``context``.
 
     The context's own nationality is replaced by ``nationality`` (its nation flags decide).
     An entry that only amends another (an extension adding counter art) is listed once.
+    ``name`` keeps only the units whose name contains it, ignoring case.
     """
     word = parse_nationality(nationality)
     context = replace(context, nationality=word)
@@ -704,7 +744,9 @@ def roster(
         )
         for group in groups
         for entry in data.entries
-        if entry.nationality == group and not entry.amends
+        if entry.nationality == group
+        and not entry.amends
+        and (name is None or name_matches(entry.name, name.strip()))
     )
     return RosterRuling(
         nationality=word,
@@ -715,7 +757,8 @@ def roster(
         directory=str(data.directory),
         units=units,
         clauses=_roster_clauses(word, groups, units),
-        explanation=_roster_sentence(word, groups, units, context),
+        explanation=_roster_sentence(word, groups, units, context)
+        + ("" if name is None else f" Only names containing '{name.strip()}' (any case)."),
     )
 
 

@@ -17,9 +17,11 @@ from rich.text import Text
 
 from ordnance.asl.capabilities import AmmoContext, Capability, evaluate_text
 from ordnance.asl.dates import ScenarioDate, Theater, parse_nationality
-from ordnance.asl.vasl_templates import roster
+from ordnance.asl.notation import format_capabilities
+from ordnance.asl.vasl_templates import find_unit, roster
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import emit
+from ordnance.core.errors import BadInput
 
 Date = Annotated[str, typer.Option("--date", help="Scenario date as YYYY-MM.")]
 Elite = Annotated[bool, typer.Option("--elite", help="Elite unit: +1 to Depletion Numbers (C8.2).")]
@@ -30,16 +32,26 @@ TheaterOption = Annotated[
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
+VaslTemplates = Annotated[
+    str,
+    typer.Option(
+        "--vasl-templates",
+        metavar="DIR",
+        help="vasl-templates data folder (or a checkout of the project).",
+    ),
+]
+
+
 @asl_app.command("ammo")
 def ammo_command(
     ctx: typer.Context,
     notation: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
-            metavar="NOTATION...",
+            metavar="[NOTATION...]",
             help="Capability tokens, e.g. 'A5(4)/6(5) s7 sD7' (spaces or commas between).",
         ),
-    ],
+    ] = None,
     *,
     date: Date,
     elite: Elite = False,
@@ -48,37 +60,66 @@ def ammo_command(
         str | None,
         typer.Option("--nationality", help="The owning side (R/S/CS flags, US Note C)."),
     ] = None,
+    vehicle: Annotated[
+        str | None,
+        typer.Option(
+            "--vehicle",
+            metavar="NAME",
+            help="Instead of NOTATION: the counter of this vehicle or Gun (a part of its name,"
+            " any case) in --vasl-templates DIR for --nationality.",
+        ),
+    ] = None,
+    vasl_templates: Annotated[
+        str | None,
+        typer.Option(
+            "--vasl-templates", metavar="DIR", help="vasl-templates data folder (--vehicle)."
+        ),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Which capabilities exist on the scenario date, with their numbers (C8.91, D13)."""
+    when = ScenarioDate.parse(date)
+    side = None if nationality is None else parse_nationality(nationality)
+    title = "Capabilities"
+    if vehicle is not None:
+        if notation:
+            raise BadInput("option", "--vehicle", "give NOTATION or --vehicle, not both")
+        if vasl_templates is None or side is None:
+            raise BadInput("option", "--vehicle", "needs --vasl-templates DIR and --nationality")
+        entry = find_unit(vasl_templates, side, when, vehicle)
+        text = format_capabilities(entry.tokens)
+        title = f"{entry.name} ({entry.id}): {text or 'no special ammunition'}"
+    elif not notation:
+        raise BadInput("notation", "", "give the counter's tokens, or --vehicle NAME")
+    else:
+        text = " ".join(notation)
     context = AmmoContext(
-        ScenarioDate.parse(date),
+        when,
         elite=elite,
         theater=None if theater is None else Theater.parse(theater),
-        nationality=None if nationality is None else parse_nationality(nationality),
+        nationality=side,
     )
-    ruling = evaluate_text(" ".join(notation), context, settings_of(ctx))
-    emit(ruling, as_json, _capability_table(f"Capabilities: {context.label}", ruling.capabilities))
+    ruling = evaluate_text(text, context, settings_of(ctx))
+    emit(ruling, as_json, _capability_table(f"{title}: {context.label}", ruling.capabilities))
 
 
 @asl_app.command("roster")
 def roster_command(
     ctx: typer.Context,
     *,
-    vasl_templates: Annotated[
-        str,
-        typer.Option(
-            "--vasl-templates",
-            metavar="DIR",
-            help="vasl-templates data folder (or a checkout of the project).",
-        ),
-    ],
+    vasl_templates: VaslTemplates,
     nationality: Annotated[
-        str, typer.Option("--nationality", help="The side, e.g. german, canadian, polish.")
+        str, typer.Option("--nationality", help="The side, e.g. german, canadian, polish, us.")
     ],
     date: Date,
     elite: Elite = False,
     theater: TheaterOption = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name", metavar="TEXT", help="Only units whose name contains TEXT (any case)."
+        ),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Every vehicle and Gun of a nationality and what it may fire on the date."""
@@ -87,7 +128,7 @@ def roster_command(
         elite=elite,
         theater=None if theater is None else Theater.parse(theater),
     )
-    ruling = roster(vasl_templates, nationality, context, settings_of(ctx))
+    ruling = roster(vasl_templates, nationality, context, settings_of(ctx), name=name)
     table = Table(title=f"Roster: {ruling.nationality}, {context.label}", title_justify="left")
     for column in ("unit", "kind", "available now", "not now"):
         table.add_column(column, overflow="fold")

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from ordnance.asl.heat import he_equivalency, heat_availability, heat_target
-from ordnance.asl.supply import chart_number
+from ordnance.asl.supply import CHART, chart_number, parse_gun_size
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import emit, ruling_table
 from ordnance.core.errors import BadInput
@@ -47,7 +47,19 @@ def chart_command(
     ] = None,
     as_json: AsJson = False,
 ) -> None:
-    """APCR/APDS Depletion Number from the Ammunition Supply Chart (C8.2)."""
+    """APCR/APDS Depletion Number from the Ammunition Supply Chart (C8.2).
+
+    A size no row of the chart lists is bad input (exit 2) unless ``--counter`` gives the
+    counter's own number; a listed size without a row for this side answers "not available".
+    """
+    size = parse_gun_size(gun)
+    if counter is None and size not in CHART.gun_sizes:
+        raise BadInput(
+            "gun size",
+            gun,
+            "no row of the Ammunition Supply Chart lists it (it lists "
+            f"{', '.join(CHART.gun_sizes)}); a number printed on the counter goes in --counter",
+        )
     ruling = chart_number(
         nationality, gun, date, elite, settings_of(ctx), origin=origin, counter=counter
     )

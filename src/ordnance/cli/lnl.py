@@ -23,6 +23,9 @@ from ordnance.cli.output import (
     console,
     emit,
     emit_json,
+    fraction_text,
+    number_odds,
+    number_odds_table,
     odds_table,
     parse_overrides,
     roll_or_read,
@@ -33,7 +36,7 @@ from ordnance.cli.output import (
 from ordnance.core.errors import BadInput
 from ordnance.core.maps import GameMap
 from ordnance.core.maps.svg import render_svg
-from ordnance.core.odds import OutcomeOdds
+from ordnance.core.odds import Distribution, OutcomeOdds
 from ordnance.lnl.los import lnl_los
 from ordnance.lnl.odds import expected_shots, removal_chance, shell_odds, shots_odds, wp_check_odds
 from ordnance.lnl.settings import LnlSettings
@@ -251,17 +254,17 @@ def odds_wp_command(
         f"{f', -{leader_lm} leader' if leader_lm and unit == 'leg' else ''}; read the total"
         " on the module's Damage Check Table."
     )
-    rows = odds.table(sorted(odds, key=lambda o: (0, o, "") if isinstance(o, int) else (1, 0, o)))
     if as_json:
         emit_json(
             {
-                "outcomes": [row.to_json() for row in rows],
+                "outcomes": _cumulative(odds),
+                "expected": _expected(odds),
                 "clauses": clauses,
                 "explanation": explanation,
             }
         )
         return
-    console.print(odds_table("WP damage check total", rows))
+    console.print(number_odds_table("WP damage check total", odds, "total"))
     console.print(Text(explanation))
 
 
@@ -288,7 +291,7 @@ def odds_pool_command(
         raise BadInput("limit", str(limit), "0 to 200 shots")
     expected = expected_shots(count, depletion, limit)
     lose = removal_chance(depletion)
-    rows = [] if limit is None else shots_odds(count, depletion, limit).table()
+    shots = None if limit is None else shots_odds(count, depletion, limit)
     clauses = ["LNL.S-pool", "LNL.S-deplete", "LNL.W-deplete", "SYS.odds"]
     shown = "unlimited (no counter is ever removed)" if expected is None else str(expected)
     explanation = (
@@ -301,17 +304,36 @@ def odds_pool_command(
         if expected is None
         else f"{expected.numerator}/{expected.denominator}",
         "expected_float": None if expected is None else float(expected),
+        "expected": None if expected is None else fraction_text(expected),
         "removal_chance": f"{lose.numerator}/{lose.denominator}",
-        "outcomes": [row.to_json() for row in rows],
+        "outcomes": [] if shots is None else _cumulative(shots),
         "clauses": clauses,
         "explanation": explanation,
     }
     if as_json:
         emit_json(data)
         return
-    if rows:
-        console.print(odds_table("Shots fired", rows))
+    if shots is not None:
+        console.print(number_odds_table("Shots fired", shots, "shots"))
     console.print(Text(explanation))
+
+
+def _cumulative(odds: Distribution[Any]) -> list[dict[str, Any]]:
+    """Each outcome as ``outcome`` (text), ``probability``, ``percent``, and for whole numbers
+    ``at_least`` and ``at_least_percent`` (the chance of that many or more)."""
+    rows = []
+    for row in number_odds(odds, "value"):
+        value = row.pop("value")
+        rows.append({"outcome": str(value), **row})
+    others = [OutcomeOdds(str(o), p) for o, p in odds.items() if not isinstance(o, int)]
+    return rows + [row.to_json() for row in others]
+
+
+def _expected(odds: Distribution[Any]) -> str | None:
+    """The mean of whole-number outcomes as a fraction string (None if some are words)."""
+    if not all(isinstance(o, int) for o in odds):
+        return None
+    return fraction_text(odds.expectation(int))
 
 
 @lnl_app.command("settings")

@@ -6,6 +6,7 @@ import json
 import secrets
 import sys
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -15,7 +16,7 @@ from rich.text import Text
 
 from ordnance.core.dice import DR, SeededDice
 from ordnance.core.errors import BadInput
-from ordnance.core.odds import OutcomeOdds
+from ordnance.core.odds import Distribution, OutcomeOdds
 from ordnance.core.rulings import Ruling
 
 # The ``--set NAME=VALUE`` option every ruleset group takes (read with parse_overrides).
@@ -92,6 +93,51 @@ def odds_table(title: str, rows: Sequence[OutcomeOdds]) -> Table:
     for row in rows:
         p = row.probability
         table.add_row(Text(row.outcome), f"{p.numerator}/{p.denominator}", f"{row.percent:.2f}%")
+    return table
+
+
+def number_odds(odds: Distribution[Any], key: str) -> list[dict[str, Any]]:
+    """Whole-number outcomes from the lowest up, each with ``key``, ``probability``,
+    ``percent``, ``at_least`` (P(outcome >= it), a fraction string) and ``at_least_percent``.
+
+    >>> rows = number_odds(Distribution.uniform([0, 1, 1, 2]), "cp")
+    >>> [(r["cp"], r["probability"], r["at_least"]) for r in rows]
+    [(0, '1/4', '1/1'), (1, '1/2', '3/4'), (2, '1/4', '1/4')]
+    """
+    rows = []
+    for outcome in sorted(o for o in odds if isinstance(o, int)):
+        p, up = odds[outcome], odds.at_least(outcome)
+        rows.append(
+            {
+                key: outcome,
+                "probability": fraction_text(p),
+                "percent": float(p * 100),
+                "at_least": fraction_text(up),
+                "at_least_percent": float(up * 100),
+            }
+        )
+    return rows
+
+
+def fraction_text(value: Fraction) -> str:
+    """Always numerator/denominator, as every fraction in the JSON: ``"3/4"``, ``"1/1"``."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def number_odds_table(title: str, odds: Distribution[Any], unit: str) -> Table:
+    """An odds table with an "or more" column, for outcomes that are whole numbers."""
+    table = Table(title=title, title_justify="left")
+    table.add_column(unit)
+    table.add_column("probability", justify="right")
+    table.add_column("percent", justify="right")
+    table.add_column(f"{unit} or more", justify="right")
+    for row in number_odds(odds, unit):
+        table.add_row(
+            str(row[unit]),
+            row["probability"],
+            f"{row['percent']:.2f}%",
+            f"{row['at_least']} ({row['at_least_percent']:.2f}%)",
+        )
     return table
 
 

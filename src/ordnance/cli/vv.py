@@ -25,7 +25,9 @@ from ordnance.cli.output import (
     SettingOverrides,
     console,
     emit_json,
-    odds_table,
+    fraction_text,
+    number_odds,
+    number_odds_table,
     parse_overrides,
     settings_in,
     show_settings,
@@ -35,7 +37,7 @@ from ordnance.core.rulings import jsonable
 from ordnance.vv.combat_table import TABLE
 from ordnance.vv.game import VvRuleset
 from ordnance.vv.game.state import VvState
-from ordnance.vv.odds import cp_odds, cp_table, expected_cp
+from ordnance.vv.odds import cp_odds, expected_cp
 from ordnance.vv.settings import VvSettings
 from ordnance.vv.targets import Target, valid_targets
 
@@ -75,31 +77,21 @@ def odds_command(
         f" Expected CP {expected} ({float(expected):.3f})."
     )
     clauses = ["VV.AP-resolve", "SYS.odds"]
-    rows = cp_table(odds)
     if as_json:
-        outcomes = []
-        for line in rows:
-            p = line.probability
-            outcomes.append(
-                {
-                    "cp": int(line.outcome),
-                    "probability": f"{p.numerator}/{p.denominator}",
-                    "percent": line.percent,
-                }
-            )
         emit_json(
             {
                 "apfp": apfp,
                 "drm": drm,
                 "row": row,
-                "outcomes": outcomes,
+                "outcomes": number_odds(odds, "cp"),
+                "expected": fraction_text(expected),
                 "expected_cp": jsonable(expected),
                 "clauses": clauses,
                 "explanation": explanation,
             }
         )
         return
-    console.print(odds_table(f"CP of {apfp} APFP at {drm:+d} (0: no effect)", rows))
+    console.print(number_odds_table(f"CP of {apfp} APFP at {drm:+d} (0: no effect)", odds, "CP"))
     console.print(Text(explanation))
     console.print(Text(f"Rules: {', '.join(clauses)}", style="dim"))
 

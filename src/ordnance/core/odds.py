@@ -111,6 +111,14 @@ class Distribution(Generic[T]):
     def expectation(self, value: Callable[[T], Fraction | int]) -> Fraction:
         return sum((p * Fraction(value(o)) for o, p in self._weights.items()), Fraction(0))
 
+    def at_least(self, threshold: int) -> Fraction:
+        """For whole-number outcomes: the chance of ``threshold`` or more ("2 or more CP").
+
+        >>> Distribution.dr().map(lambda roll: roll.total).at_least(11)
+        Fraction(1, 12)
+        """
+        return self.probability(lambda o: isinstance(o, int) and o >= threshold)
+
     def __getitem__(self, outcome: T) -> Fraction:
         return self._weights.get(outcome, Fraction(0))
 

@@ -82,11 +82,10 @@ def read_afv(body: Mapping[str, Any], where: str, kind: str) -> dict[str, Any] |
         return None
     data: dict[str, Any] = {}
     for key, default in _FLAGS.items():
-        if key == "ce":
-            # An open-topped AFV's crew is exposed unless the scenario buttons it up (a
-            # documented default: the counter shows no BU marker, D13.33's sP needs CE).
-            default = data["open_topped"] and data["armored"]
-        value = body.get(key, default)
+        # An open-topped AFV's crew is exposed unless the scenario buttons it up (a
+        # documented default: nothing on the counter closes it, and D13.33's sP needs CE).
+        start = data["open_topped"] and data["armored"] if key == "ce" else default
+        value = body.get(key, start)
         if not isinstance(value, bool):
             raise _fault(f"{where}.{key}", "expected true or false")
         data[key] = value
