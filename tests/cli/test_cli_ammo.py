@@ -213,8 +213,8 @@ def _one_line_exit_2(result, fault):
 
 @pytest.mark.clause("C8.0", "C8.91")
 def test_ammo_by_vehicle_name_answers_as_its_notation(cli, vasl_templates):
-    by_name = cli("asl", "ammo", "--vehicle", "m4a3(76)w", "--vasl-templates",
-                  str(vasl_templates), "--nationality", "us", "--date", "1945-01", "--json")  # fmt: skip
+    where = ("--vasl-templates", str(vasl_templates), "--date", "1945-01")
+    by_name = cli("asl", "ammo", "--vehicle", "m4a3(76)w", *where, "--nationality", "us", "--json")
     assert by_name.code == 0, by_name.err
     listed = cli("asl", "roster", "--vasl-templates", str(vasl_templates), "--nationality",
                  "american", "--date", "1945-01", "--name", "M4A3(76)W", "--json").json  # fmt: skip
@@ -237,9 +237,7 @@ def test_ammo_by_vehicle_name_lists_several_matches_and_exits_2(cli, vasl_templa
     assert "M4A3(75)W" in line and "M4A3(76)W" in line and "M4A3(105)" in line
     _one_line_exit_2(cli(*base, "--nationality", "german", "--vehicle", "zzz"), "no german")
     _one_line_exit_2(cli(*base, "--vehicle", "M4A3"), "needs --vasl-templates DIR and")
-    _one_line_exit_2(
-        cli(*base, "A5", "--nationality", "american", "--vehicle", "M4A3"), "not both"
-    )
+    _one_line_exit_2(cli(*base, "A5", "--nationality", "american", "--vehicle", "M4A3"), "not both")
     _one_line_exit_2(cli("asl", "ammo", "--date", "1945-01"), "--vehicle NAME")
 
 
@@ -256,9 +254,10 @@ def test_roster_name_filter_is_a_case_insensitive_substring(cli, vasl_templates)
     some = cli(*args, "--nationality", "ge", "--name", "PZKPFW iv", "--json").json["units"]
     expected = [u for u in every if "pzkpfw iv" in u["name"].lower()]
     assert some == expected and 0 < len(some) < len(every)
-    assert cli(*args, "--nationality", "german", "--name", "no such tank", "--json").json[
-        "units"
-    ] == []
+    assert (
+        cli(*args, "--nationality", "german", "--name", "no such tank", "--json").json["units"]
+        == []
+    )
 
 
 @pytest.mark.parametrize(

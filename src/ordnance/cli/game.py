@@ -398,45 +398,56 @@ def export_command(
 def render_command(
     game: GameId,
     *,
-    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The SVG file to write.")],
+    out: Annotated[
+        Path, typer.Option("--out", metavar="FILE", help="The SVG (or .png) file to write.")
+    ],
     los: Annotated[
         tuple[str, str] | None,
         typer.Option("--los", metavar="FROM TO", help="Also draw this line of sight."),
     ] = None,
+    png: Annotated[bool, typer.Option("--png", help="Also write a PNG beside the SVG.")] = False,
     size: Annotated[
-        float, typer.Option("--size", min=8.0, max=200.0, help="Hex size in pixels.")
-    ] = 26.0,
+        float | None,
+        typer.Option("--size", min=8.0, max=200.0, help="Hex size in pixels (default 48)."),
+    ] = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
-    """Draw the game's map as it stands now: terrain and every marker, the game's SMOKE too."""
+    """Draw the game's map as it stands now: terrain, markers, the game's SMOKE, every unit."""
     from ordnance.cli.map_games import judge_for  # noqa: PLC0415
-    from ordnance.core.maps.svg import render_svg  # noqa: PLC0415
-    from ordnance.core.ruleset import MapRules  # noqa: PLC0415
+    from ordnance.cli.pictures import write_picture  # noqa: PLC0415
+    from ordnance.game.picture import game_picture  # noqa: PLC0415
 
     with _service(db) as service:
         folded = service.game(game)
     rules = folded.rules
-    picture = rules.live_map(folded.state) if isinstance(rules, MapRules) else None
+    picture = game_picture(rules, folded.state)
     if picture is None:
         raise BadInput("game", game, "its scenario has no map to draw ('map:' in the scenario)")
-    game_map, chart = picture
+    game_map = picture.game_map
     verdict = None
     if los is not None:
         firer, target = (game_map.parse(label) for label in los)
         verdict = judge_for(game_map).los(game_map, firer, target)
     state = rules.view(folded.state)
     title = f"{folded.scenario.name}: {_stage(state)} (version {folded.version})"
-    try:
-        out.write_text(render_svg(game_map, chart, los=verdict, size=size, title=title))
-    except OSError as error:
-        raise BadInput("output file", str(out), error.strerror or str(error)) from None
+    written = write_picture(picture, out, png=png, los=verdict, size=size, title=title)
     markers = sum(len(names) for names in game_map.markers.values())
-    explanation = f"wrote {out}: {game_map.name} with {markers} markers"
+    units = len(picture.counters)
+    explanation = f"wrote {written.files}: {game_map.name} with {markers} markers, {units} units"
     if as_json:
         los_json = None if verdict is None else verdict.to_json()
-        payload = {"game": game, "svg": str(out), "markers": markers, "los": los_json}
-        emit_json({**payload, "explanation": explanation})
+        payload = {"game": game, "svg": str(written.svg), "png": written.png_text}
+        emit_json(
+            {
+                **payload,
+                "converter": written.converter,
+                "markers": markers,
+                "units": units,
+                "los": los_json,
+                "explanation": explanation,
+            }
+        )
         return
     console.print(Text(explanation))
     if verdict is not None:

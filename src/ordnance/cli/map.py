@@ -20,6 +20,7 @@ from ordnance.asl.canister_target import canister_aiming_points
 from ordnance.cli.groups import map_app
 from ordnance.cli.map_games import bundled_maps, judge_for, open_map
 from ordnance.cli.output import console, emit_json, ruling_table
+from ordnance.cli.pictures import scenario_picture, write_picture
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import (
     Arc,
@@ -33,8 +34,8 @@ from ordnance.core.hexgrid import (
 )
 from ordnance.core.maps import GameMap, LosVerdict, label_or_none, vertex_label
 from ordnance.core.maps.loader import schema
-from ordnance.core.maps.png import NoConverter, svg_to_png
-from ordnance.core.maps.svg import ArcView, render_svg
+from ordnance.core.maps.svg import ArcView
+from ordnance.game.picture import GamePicture
 
 MapName = Annotated[
     str, typer.Argument(metavar="MAP", help="A map file, or a bundled map's name (asl-village).")
@@ -272,12 +273,22 @@ def render_command(
     ] = None,
     png: Annotated[bool, typer.Option("--png", help="Also write a PNG beside the SVG.")] = False,
     size: Annotated[
-        float, typer.Option("--size", min=8.0, max=200.0, help="Hex size in pixels.")
-    ] = 26.0,
+        float | None,
+        typer.Option("--size", min=8.0, max=200.0, help="Hex size in pixels (26; 48 with units)."),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
-    """Draw the map (terrain, markers, an arc, a LOS) as SVG, and as PNG if a converter exists."""
-    game_map = open_map(map_name)
+    """Draw the map (terrain, markers, an arc, a LOS) as SVG, and as PNG if a converter exists.
+
+    MAP may also be a scenario file: its map is drawn at set-up, with every unit's counter.
+    """
+    scenario = scenario_picture(map_name)
+    if scenario is not None:
+        game_map, title = scenario[0].game_map, f"{scenario[1]}: set-up"
+        picture = scenario[0]
+    else:
+        game_map, title = open_map(map_name), None
+        picture = GamePicture(game_map, judge_for(game_map).chart(), ())
     judge = judge_for(game_map)
     verdict = None
     if los is not None:
@@ -288,26 +299,17 @@ def render_command(
         if not colon:
             raise BadInput("arc", arc_text, "expected HEX:KIND:FACING, e.g. 4G5:CA:E")
         view = ArcView(_hex(game_map, label), Arc.parse(rest), arc_range, rest)
-    wants_png = png or out.suffix.lower() == ".png"
-    svg_path = out.with_suffix(".svg") if out.suffix.lower() == ".png" else out
-    png_path = out if out.suffix.lower() == ".png" else out.with_suffix(".png")
-    try:
-        svg_path.write_text(render_svg(game_map, judge.chart(), los=verdict, arc=view, size=size))
-    except OSError as err:
-        raise BadInput("output file", str(svg_path), err.strerror or str(err)) from None
-    written: dict[str, Any] = {"svg": str(svg_path), "png": None, "converter": None}
-    if wants_png:
-        try:
-            written["converter"] = svg_to_png(svg_path, png_path)
-        except NoConverter as missing:
-            raise BadInput(
-                "png output", str(png_path), f"wrote {svg_path} only: {missing.problem}"
-            ) from None
-        written["png"] = str(png_path)
-    explanation = "wrote " + " and ".join(str(p) for p in (written["svg"], written["png"]) if p)
+    written = write_picture(picture, out, png=png, los=verdict, arc=view, size=size, title=title)
+    written_json = {
+        "svg": str(written.svg),
+        "png": written.png_text,
+        "converter": written.converter,
+    }
+    units = len(picture.counters)
+    explanation = f"wrote {written.files}" + (f" with {units} units" if units else "")
     if as_json:
         payload = {"clauses": [] if verdict is None else list(verdict.clauses)}
-        emit_json({**payload, "explanation": explanation, **written})
+        emit_json({**payload, "explanation": explanation, **written_json, "units": units})
         return
     console.print(Text(explanation))
     if verdict is not None:

@@ -27,7 +27,7 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from ordnance.core.dice import DR, DiceSource, DieRoll
 from ordnance.core.errors import BadInput, OrdnanceError
-from ordnance.core.maps import GameMap, TerrainChart
+from ordnance.core.maps import CounterView, GameMap, TerrainChart
 
 JsonObject = dict[str, Any]
 RollKind = Literal["DR", "dr"]
@@ -200,6 +200,21 @@ class MapRules(Protocol):
 
     def live_map(self, state: Any) -> tuple[GameMap, TerrainChart] | None:
         """The scenario's map with what the game placed on it, and the table to draw it with."""
+        ...
+
+
+@runtime_checkable
+class CounterRules(Protocol):
+    """Optional, beside :class:`MapRules`: a ruleset that shows its units on the map picture.
+
+    Each unit is described in generic words (:class:`~ordnance.core.maps.counters.CounterView`:
+    hex, side, label, notation, glyph, facing, turret, state badges) and the core renderer
+    draws them all alike, for ``game render`` and any web page.
+    """
+
+    def counters(self, state: Any) -> tuple[CounterView, ...]:
+        """Every unit on the map now (eliminated ones and passengers left out or shown as
+        their rulesets choose), in the order a stack lists them."""
         ...
 
 

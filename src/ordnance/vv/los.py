@@ -117,6 +117,8 @@ class VvTerrain:
                 parts.append(Sight(terrain.hindrance, terrain.blocks, terrain.name))
         for name in m.markers_in(hex):
             marker = self.chart.marker(name)
+            if not marker.blocks and not marker.hindrance:
+                continue  # drawn for the players (a foxhole), nothing to a line of sight
             if not self.ends.passes_over(ground, marker.height):
                 self.log.rule(SMOKE_RULE)
                 parts.append(Sight(marker.hindrance, marker.blocks, name))

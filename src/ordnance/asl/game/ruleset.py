@@ -27,6 +27,7 @@ from typing import Any
 from ordnance.asl.game import resolve as rules
 from ordnance.asl.game.afv import afv_view
 from ordnance.asl.game.commands import parse_command
+from ordnance.asl.game.counters import counters
 from ordnance.asl.game.markers import SmokeMarker
 from ordnance.asl.game.scenario import Sheet, Unit, load_scenario
 from ordnance.asl.game.sight import live_map
@@ -35,7 +36,7 @@ from ordnance.asl.notation import Family, format_capabilities
 from ordnance.asl.terrain import asl_chart
 from ordnance.core.dice import DiceSource
 from ordnance.core.errors import OrdnanceError
-from ordnance.core.maps import GameMap, TerrainChart
+from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 
 # Ammunition a command can declare, besides what a counter lists (ordinary AP and HE).
@@ -89,6 +90,10 @@ class AslRuleset:
         """The scenario's map with the game's SMOKE on it, and the table to draw it with."""
         game_map = live_map(state)
         return None if game_map is None else (game_map, asl_chart())
+
+    def counters(self, state: AslState) -> tuple[CounterView, ...]:
+        """Every unit on a hex as a counter on the map picture (:mod:`.counters`)."""
+        return counters(state)
 
 
 def _candidates(state: AslState, side: str) -> list[str]:

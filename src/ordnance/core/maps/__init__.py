@@ -9,9 +9,11 @@ Knows no game: a map stores terrain *names*; each ruleset (``ordnance.asl``, ``o
 - ``source``: :func:`map_source`, a scenario's ``map:`` read from the bundled maps or a file.
 - ``levels``: :class:`Ends`, the simple, symmetric rule for elevation.
 - ``verdict``: :class:`LosVerdict`, clear or blocked with hindrances by range, as JSON.
-- ``svg`` and ``png``: drawing a map with a LOS and an arc.
+- ``counters``: :class:`CounterView`, a unit as the picture shows it (rulesets build these).
+- ``svg`` and ``png``: drawing a map with its units, a LOS and an arc.
 """
 
+from ordnance.core.maps.counters import Badge, CounterView
 from ordnance.core.maps.levels import Ends
 from ordnance.core.maps.loader import MapFileError, load_map, load_map_text
 from ordnance.core.maps.model import (
@@ -41,6 +43,8 @@ from ordnance.core.maps.verdict import (
 )
 
 __all__ = [
+    "Badge",
+    "CounterView",
     "Cover",
     "Ends",
     "Feature",

@@ -1,12 +1,24 @@
-"""Drawing a map as SVG, with the standard library only: terrain, markers, an arc, a LOS.
+"""Drawing a map as SVG, with the standard library only: terrain, markers, units, an arc, a LOS.
 
 What is drawn, bottom to top: hexes in their terrain's colour (from the ruleset's table), a
 brown wash and ``L1`` for ground above level 0, the arc's hexes shaded orange with its two
 boundary rays dashed, the hexes a LOS crosses outlined in gold (the two hexes of a pair along a
-hexside in blue, with that hexside drawn blue), hexside features as thick coloured edges,
-markers as labelled discs, hex labels, the LOS line itself (dashed past a block, a red cross on
-what blocks it), each range's hindrance as a red ``+N`` tag, the units (``F``, ``T``, ``A``),
-and under the map a legend and the verdict in words.
+hexside in blue, with that hexside drawn blue), hexside features as thick coloured edges, hex
+labels, markers as labelled tags, the LOS line itself (dashed past a block, a red cross on what
+blocks it), the units' counters (:mod:`.counters`), each range's hindrance as a red ``+N`` tag,
+the LOS and arc ends (``F``, ``T``, ``A``), and under the map a legend and the verdict in words.
+
+Each hex has its places, so nothing drawn in it hides another: the label along the top, the
+counters in the middle (one, two side by side, or a 2x2 or 3x3 grid for a stack), the markers
+in a row along the bottom (in the middle when no unit is there), the ``F``/``T``/``A`` tag at
+the left and a hindrance tag at the right edge.
+
+For a web page the SVG is also a document to script: every hex is a ``polygon`` with
+``id="hex-LABEL"``, ``class="hex terrain-NAME"`` and ``data-hex``; every unit a ``g`` with
+``id="unit-ID"``, ``class="counter side-S glyph-G state-..."``, ``data-unit``, ``data-hex``,
+``data-side`` and a ``title``, placed by ``transform="translate(x y)"`` at its hex's centre;
+every marker a ``g`` with ``class="marker"``, ``data-marker`` and ``data-hex``. The boxes the
+layout keeps apart (markers, badges, tags) are ``rect`` elements of class ``box``.
 
 Drawing uses floats: this is a picture, not geometry; every decision was made exactly before.
 
@@ -17,6 +29,10 @@ Drawing uses floats: this is a picture, not geometry; every decision was made ex
 >>> svg = render_svg(GameMap("tiny", "t", GridLabels(3, 2), "open"), chart)
 >>> svg.startswith("<svg") and svg.count("<polygon") == 6 and ">B2<" in svg
 True
+>>> unit = CounterView("a1", GridLabels(3, 2).parse("B2"), "us", "a1", "4-6-5", "squad")
+>>> 'data-unit="a1" data-hex="B2" data-side="us"' in render_svg(
+...     GameMap("tiny", "t", GridLabels(3, 2), "open"), chart, counters=[unit])
+True
 """
 
 from __future__ import annotations
@@ -26,8 +42,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from ordnance.core.hexgrid import Arc, Hex, Hexside, Vertex
+from ordnance.core.hexgrid import Arc, Corner, Direction, Hex, Hexside, Vertex
+from ordnance.core.maps.counters import BADGE_WORDS, CounterView, css_name
 from ordnance.core.maps.model import GameMap
+from ordnance.core.maps.svg_counters import (
+    counter_svg,
+    grid_slots,
+    side_colours,
+    text_width,
+)
 from ordnance.core.maps.terrain import Feature, TerrainChart
 from ordnance.core.maps.verdict import LosVerdict
 
@@ -35,6 +58,8 @@ SQRT3 = math.sqrt(3)
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 LOS_COLOUR, PAIR_COLOUR, HIND_COLOUR = "#c62828", "#1e88e5", "#d32f2f"
 CROSSED_COLOUR, ARC_COLOUR = "#f9a825", "#7b1fa2"
+PLAIN_SIZE, COUNTER_SIZE = 26.0, 48.0  # default hex sizes: a bare map, a map with units
+Point = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -53,36 +78,61 @@ def render_svg(
     *,
     los: LosVerdict | None = None,
     arc: ArcView | None = None,
-    size: float = 26.0,
+    size: float | None = None,
     title: str | None = None,
+    counters: Iterable[CounterView] = (),
 ) -> str:
-    """The whole picture as SVG text (``size``: pixels from a hex's centre to a corner)."""
-    return _Drawing(game_map, chart, size).draw(los, arc, title)
+    """The whole picture as SVG text.
+
+    ``size`` is the pixels from a hex's centre to a corner (default 26, or 48 with
+    ``counters``, so that a counter's words can be read); ``counters`` are the units to draw,
+    each on its hex (units on hexes off the map are left out).
+    """
+    units = [c for c in counters if c.hex in game_map]
+    scale = size if size is not None else (COUNTER_SIZE if units else PLAIN_SIZE)
+    heading = title or f"{game_map.name} ({game_map.game})"
+    return _Drawing(game_map, chart, scale, heading, units).draw(los, arc)
 
 
 class _Drawing:
-    def __init__(self, game_map: GameMap, chart: TerrainChart, size: float) -> None:
+    def __init__(
+        self,
+        game_map: GameMap,
+        chart: TerrainChart,
+        size: float,
+        heading: str,
+        counters: Sequence[CounterView],
+    ) -> None:
         self.m, self.chart, self.s = game_map, chart, size
+        self.heading = heading
+        self.stacks: dict[Hex, list[CounterView]] = {}
+        for counter in counters:
+            self.stacks.setdefault(counter.hex, []).append(counter)
+        self.colours = side_colours([c.side for c in counters])
         hexes = list(game_map)
         xs = [self._raw(h)[0] for h in hexes]
         ys = [self._raw(h)[1] for h in hexes]
         self.margin = size * 1.2
-        self.top = size * 2.2  # room for the title
+        self.width = max(xs) - min(xs) + 2 * size + 2 * self.margin
+        # The title wraps to the width; the map starts below its last line.
+        self.title_size = min(size * 0.62, 22.0)
+        room = self.width - 2 * self.margin
+        self.title_lines = _wrap_to(heading, room, self.title_size, bold=True)
+        self.top = self.s * 0.6 + len(self.title_lines) * self.title_size * 1.3 + size * 0.4
         self.dx = self.margin - min(xs) + size
         self.dy = self.top - min(ys) + size * SQRT3 / 2
-        self.width = max(xs) - min(xs) + 2 * size + 2 * self.margin
         self.map_bottom = self.dy + max(ys) + size * SQRT3 / 2
         self.parts: list[str] = []
 
     # --- coordinates ------------------------------------------------------------------------
-    def _raw(self, hex: Hex) -> tuple[float, float]:
+    def _raw(self, hex: Hex) -> Point:
         return self.s * 1.5 * hex.q, self.s * SQRT3 * (hex.r + hex.q / 2)
 
-    def centre(self, hex: Hex) -> tuple[float, float]:
+    def centre(self, hex: Hex) -> Point:
         x, y = self._raw(hex)
         return x + self.dx, y + self.dy
 
-    def corners(self, hex: Hex, scale: float = 1.0) -> list[tuple[float, float]]:
+    def corners(self, hex: Hex, scale: float = 1.0) -> list[Point]:
         x, y = self.centre(hex)
         r = self.s * scale
         return [
@@ -90,24 +140,35 @@ class _Drawing:
             for a in range(0, 360, 60)
         ]
 
-    def vertex_point(self, vertex: Vertex) -> tuple[float, float]:
+    def vertex_point(self, vertex: Vertex) -> Point:
         a, b, c = vertex.hexes
         points = [self.centre(h) for h in (a, b, c)]
         return sum(p[0] for p in points) / 3, sum(p[1] for p in points) / 3
 
-    def side_points(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
+    def side_points(self, side: Hexside) -> tuple[Point, Point]:
         first, second = side.vertices
         return self.vertex_point(first), self.vertex_point(second)
+
+    def angle(self, hex: Hex, toward: Direction | Corner) -> float:
+        """The screen angle (degrees, clockwise from east) from a hex's centre toward one of
+        its hexsides or hexspines."""
+        x, y = self.centre(hex)
+        if isinstance(toward, Direction):
+            a, b = self.side_points(Hexside.of(hex, toward))
+            tx, ty = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        else:
+            tx, ty = self.vertex_point(Vertex.of(hex, toward))
+        return math.degrees(math.atan2(ty - y, tx - x))
 
     # --- output -----------------------------------------------------------------------------
     def add(self, text: str) -> None:
         self.parts.append(text)
 
-    def polygon(self, points: Sequence[tuple[float, float]], style: str) -> None:
+    def polygon(self, points: Sequence[Point], style: str) -> None:
         coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         self.add(f'<polygon points="{coords}" {style}/>')
 
-    def line(self, a: tuple[float, float], b: tuple[float, float], style: str) -> None:
+    def line(self, a: Point, b: Point, style: str) -> None:
         self.add(f'<line x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" y2="{b[1]:.1f}" {style}/>')
 
     def text(self, x: float, y: float, words: str, size: float, extra: str = "") -> None:
@@ -116,28 +177,48 @@ class _Drawing:
             f'text-anchor="middle" {extra}>{escape(words)}</text>'
         )
 
+    def box(self, rect: tuple[float, float, float, float], style: str, kind: str) -> None:
+        """A rectangle (x, y, width, height) the layout keeps clear of every other box."""
+        x, y, w, h = rect
+        self.add(
+            f'<rect class="box {kind}-box" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
+            f'height="{h:.1f}" rx="{min(h, w) * 0.25:.1f}" {style}/>'
+        )
+
     # --- the picture ------------------------------------------------------------------------
-    def draw(self, los: LosVerdict | None, arc: ArcView | None, title: str | None) -> str:
+    def draw(self, los: LosVerdict | None, arc: ArcView | None) -> str:
         self.terrain()
         if arc is not None:
             self.arc(arc)
         if los is not None:
             self.crossed(los)
         self.hexsides()
-        self.markers()
         self.labels()
+        self.markers()
         if los is not None:
             self.sight(los)
+        self.counters()
+        if los is not None:
+            self.hindrance_tags(los)
+            self.end(los.line.firer, "F", LOS_COLOUR)
+            self.end(los.line.target, "T", LOS_COLOUR)
         if arc is not None:
-            self.unit(arc.origin, "A", ARC_COLOUR)
+            self.end(arc.origin, "A", ARC_COLOUR)
         legend_top = self.map_bottom + self.s * 0.8
         height = self.legend(legend_top, los, arc)
-        heading = title or f"{self.m.name} ({self.m.game})"
-        self.text(self.width / 2, self.s * 1.2, heading, self.s * 0.62, 'font-weight="bold"')
+        for index, words in enumerate(self.title_lines):
+            self.text(
+                self.width / 2,
+                self.s * 0.6 + (index + 0.8) * self.title_size * 1.3,
+                words,
+                self.title_size,
+                f'font-weight="bold" class="title" data-width="{self._title_width(words):.1f}"',
+            )
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:.0f}" '
-            f'height="{height:.0f}" viewBox="0 0 {self.width:.1f} {height:.1f}">'
-            f"<title>{escape(heading)}</title>"
+            f'height="{height:.0f}" viewBox="0 0 {self.width:.1f} {height:.1f}" '
+            f'class="ordnance-map" data-game="{escape(self.m.game)}">'
+            f"<title>{escape(self.heading)}</title>"
             f'<rect width="100%" height="100%" fill="#ffffff"/>'
             f'<clipPath id="map"><rect x="{self.margin:.1f}" y="{self.top:.1f}" '
             f'width="{self.width - 2 * self.margin:.1f}" '
@@ -145,17 +226,26 @@ class _Drawing:
         )
         return head + "\n".join(self.parts) + "</svg>\n"
 
+    def _title_width(self, words: str) -> float:
+        return text_width(words, self.title_size, bold=True)
+
     def terrain(self) -> None:
         for hex in self.m:
-            fill = self.chart.hex(self.m.terrain(hex)).colour
-            self.polygon(self.corners(hex), f'fill="{fill}" stroke="#8d8d8d" stroke-width="0.7"')
+            name = self.m.terrain(hex)
+            fill = self.chart.hex(name).colour
+            label = escape(self.m.label(hex))
+            self.polygon(
+                self.corners(hex),
+                f'id="hex-{label}" class="hex terrain-{css_name(name)}" data-hex="{label}" '
+                f'fill="{fill}" stroke="#8d8d8d" stroke-width="0.7"',
+            )
             level = self.m.elevation(hex)
             if level > 0:
                 opacity = min(0.15 + 0.12 * level, 0.6)
                 self.polygon(
                     self.corners(hex, 0.86),
                     f'fill="#8d6e63" fill-opacity="{opacity:.2f}" stroke="#5d4037" '
-                    'stroke-width="1.2"',
+                    'stroke-width="1.2" pointer-events="none"',
                 )
 
     def arc(self, view: ArcView) -> None:
@@ -214,80 +304,137 @@ class _Drawing:
                 a, b, f'stroke="{feature.colour}" stroke-width="{width:.1f}" stroke-linecap="round"'
             )
 
+    def has_units(self, hex: Hex) -> bool:
+        return bool(self.stacks.get(hex))
+
     def markers(self) -> None:
+        """Each hex's markers side by side: along its bottom under units, else in its middle."""
         for hex, names in sorted(self.m.markers.items()):
+            if hex not in self.m or not names:
+                continue
             x, y = self.centre(hex)
-            for index, name in enumerate(names):
+            crowded = self.has_units(hex)
+            height = self.s * (0.22 if crowded else 0.3)
+            font = height * 0.72
+            cy = y + self.s * 0.69 if crowded else y + self.s * 0.08
+            room = self.s * (1.04 if crowded else 1.3)
+            marks = [self.chart.marker(n).mark or n[:3].upper() for n in names]
+            widths = [
+                max(height * 1.5, text_width(m, font, bold=True) + height * 0.5) for m in marks
+            ]
+            gap = self.s * 0.04
+            total = sum(widths) + gap * (len(widths) - 1)
+            shrink = min(1.0, room / total)
+            left = x - total * shrink / 2
+            label = escape(self.m.label(hex))
+            for name, mark, width in zip(names, marks, widths, strict=True):
                 marker = self.chart.marker(name)
-                cx = x + (index - (len(names) - 1) / 2) * self.s * 0.7
-                r = self.s * 0.36
+                w = width * shrink
                 self.add(
-                    f'<circle cx="{cx:.1f}" cy="{y - self.s * 0.05:.1f}" r="{r:.1f}" '
-                    f'fill="{marker.colour}" stroke="#212121" stroke-width="1"/>'
+                    f'<g class="marker marker-{css_name(name)}" data-marker="{escape(name)}" '
+                    f'data-hex="{label}">'
+                )
+                self.box(
+                    (left, cy - height / 2, w, height),
+                    f'fill="{marker.colour}" stroke="#212121" stroke-width="1"',
+                    "marker",
                 )
                 self.text(
-                    cx,
-                    y + self.s * 0.07,
-                    marker.mark or name[:3].upper(),
-                    self.s * 0.3,
+                    left + w / 2,
+                    cy + font * 0.36,
+                    mark,
+                    font * shrink,
                     f'fill="{_ink(marker.colour)}" font-weight="bold"',
                 )
+                self.add(f"<title>{escape(name)} in {label}</title></g>")
+                left += w + gap * shrink
 
     def labels(self) -> None:
         for hex in self.m:
             x, y = self.centre(hex)
             fill = _ink(self.chart.hex(self.m.terrain(hex)).colour, light="#f5f5f5")
-            self.text(x, y - self.s * 0.5, self.m.label(hex), self.s * 0.29, f'fill="{fill}"')
+            font = self.s * (0.21 if self.stacks else 0.29)
+            self.text(
+                x,
+                y - self.s * (0.62 if self.stacks else 0.5),
+                self.m.label(hex),
+                font,
+                f'fill="{fill}" class="hex-label" pointer-events="none"',
+            )
             level = self.m.elevation(hex)
             if level:
                 self.text(
-                    x - self.s * 0.52,
-                    y + self.s * 0.1,
+                    x + self.s * 0.5,
+                    y - self.s * (0.62 if self.stacks else 0.5),
                     f"L{level}",
-                    self.s * 0.26,
-                    'fill="#3e2723" font-weight="bold"',
+                    font * 0.95,
+                    'fill="#3e2723" font-weight="bold" pointer-events="none"',
+                )
+
+    def counters(self) -> None:
+        """Every unit's counter, in its hex's slots (see :func:`grid_slots`)."""
+        for hex, stack in sorted(self.stacks.items(), key=lambda item: item[0]):
+            x, y = self.centre(hex)
+            label = self.m.label(hex)
+            for counter, (ox, oy, side) in zip(stack, grid_slots(len(stack)), strict=True):
+                facing = None if counter.facing is None else self.angle(hex, counter.facing)
+                turret = None if counter.turret is None else self.angle(hex, counter.turret)
+                self.add(
+                    counter_svg(
+                        counter,
+                        hex_label=label,
+                        centre=(x, y),
+                        offset=(ox * self.s, oy * self.s),
+                        side=side * self.s,
+                        colour=self.colours[counter.side],
+                        facing=facing,
+                        turret=turret,
+                        font=FONT,
+                    )
                 )
 
     def sight(self, los: LosVerdict) -> None:
         start, end = self.centre(los.line.firer), self.centre(los.line.target)
-        solid = 'stroke-width="2.6" stroke-linecap="round"'
+        solid = 'stroke-width="2.6" stroke-linecap="round" class="los"'
         if los.blocked is None:
             self.line(start, end, f'stroke="{LOS_COLOUR}" {solid}')
-        else:
-            stop = self._place_point(los.blocked.places)
-            self.line(start, stop, f'stroke="{LOS_COLOUR}" {solid}')
-            self.line(stop, end, f'stroke="{LOS_COLOUR}" stroke-width="2" stroke-dasharray="6,5"')
-            for place in los.blocked.places:
-                if isinstance(place, Hex):
-                    self.polygon(
-                        self.corners(place, 0.9),
-                        f'fill="none" stroke="{HIND_COLOUR}" stroke-width="3.5"',
-                    )
-                else:
-                    a, b = self.side_points(place)
-                    self.line(a, b, f'stroke="{HIND_COLOUR}" stroke-width="5"')
-            if any(isinstance(p, Hex) for p in los.blocked.places):
-                # Mark where the line enters the blocking hex, leaving its markers visible.
-                length = math.hypot(stop[0] - start[0], stop[1] - start[1]) or 1.0
-                back = self.s * 0.55 / length
-                stop = (
-                    stop[0] - (stop[0] - start[0]) * back,
-                    stop[1] - (stop[1] - start[1]) * back,
+            return
+        stop = self._place_point(los.blocked.places)
+        self.line(start, stop, f'stroke="{LOS_COLOUR}" {solid}')
+        self.line(
+            stop, end, f'stroke="{LOS_COLOUR}" stroke-width="2" stroke-dasharray="6,5" class="los"'
+        )
+        for place in los.blocked.places:
+            if isinstance(place, Hex):
+                self.polygon(
+                    self.corners(place, 0.9),
+                    f'fill="none" stroke="{HIND_COLOUR}" stroke-width="3.5"',
                 )
-            self.cross(stop)
+            else:
+                a, b = self.side_points(place)
+                self.line(a, b, f'stroke="{HIND_COLOUR}" stroke-width="5"')
+        if any(isinstance(p, Hex) for p in los.blocked.places):
+            # Mark where the line enters the blocking hex, leaving its markers visible.
+            length = math.hypot(stop[0] - start[0], stop[1] - start[1]) or 1.0
+            back = self.s * 0.55 / length
+            stop = (
+                stop[0] - (stop[0] - start[0]) * back,
+                stop[1] - (stop[1] - start[1]) * back,
+            )
+        self.cross(stop)
+
+    def hindrance_tags(self, los: LosVerdict) -> None:
         for hindrance in los.hindrances:
             x, y = self._place_point(hindrance.places)
             if len(hindrance.places) == 1 and isinstance(hindrance.places[0], Hex):
-                y += self.s * 0.6  # under the line, clear of the marker and the label
+                x += self.s * 0.72  # the hex's right edge, clear of markers and counters
             self._tag(x, y, f"+{hindrance.drm}")
             for place in hindrance.places:
                 if isinstance(place, Hexside):
                     a, b = self.side_points(place)
                     self.line(a, b, f'stroke="{HIND_COLOUR}" stroke-width="3"')
-        self.unit(los.line.firer, "F", LOS_COLOUR)
-        self.unit(los.line.target, "T", LOS_COLOUR)
 
-    def _place_point(self, places: Iterable[Hex | Hexside]) -> tuple[float, float]:
+    def _place_point(self, places: Iterable[Hex | Hexside]) -> Point:
         points = []
         for place in places:
             if isinstance(place, Hex):
@@ -297,56 +444,69 @@ class _Drawing:
                 points.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
         return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
 
-    def cross(self, at: tuple[float, float]) -> None:
+    def cross(self, at: Point) -> None:
         x, y, r = at[0], at[1], self.s * 0.24
         style = f'stroke="{HIND_COLOUR}" stroke-width="3.5" stroke-linecap="round"'
         self.line((x - r, y - r), (x + r, y + r), style)
         self.line((x - r, y + r), (x + r, y - r), style)
 
     def _tag(self, x: float, y: float, words: str) -> None:
-        w, h = self.s * 0.62, self.s * 0.46
-        self.add(
-            f'<rect x="{x - w / 2:.1f}" y="{y - h * 0.75:.1f}" width="{w:.1f}" height="{h:.1f}" '
-            f'rx="3" fill="#ffffff" stroke="{HIND_COLOUR}" stroke-width="1.2"/>'
+        w, h = self.s * 0.34, self.s * 0.3
+        self.box(
+            (x - w / 2, y - h / 2, w, h),
+            f'fill="#ffffff" stroke="{HIND_COLOUR}" stroke-width="1.2"',
+            "hindrance",
         )
-        self.text(x, y, words, self.s * 0.34, f'fill="{HIND_COLOUR}" font-weight="bold"')
+        self.text(x, y + h * 0.3, words, h * 0.75, f'fill="{HIND_COLOUR}" font-weight="bold"')
 
-    def unit(self, hex: Hex, letter: str, colour: str) -> None:
+    def end(self, hex: Hex, letter: str, colour: str) -> None:
+        """The LOS's firer/target or the arc's origin: in the middle of an empty hex, else at
+        its left edge, clear of counters and markers."""
         x, y = self.centre(hex)
-        half = self.s * 0.3
-        self.add(
-            f'<rect x="{x - half:.1f}" y="{y - half:.1f}" width="{2 * half:.1f}" '
-            f'height="{2 * half:.1f}" rx="2" fill="{colour}" stroke="#212121" stroke-width="1"/>'
+        busy = self.has_units(hex) or bool(self.m.markers_in(hex))
+        side = self.s * (0.3 if busy else 0.6)
+        if busy:
+            x -= self.s * 0.74
+        self.box(
+            (x - side / 2, y - side / 2, side, side),
+            f'fill="{colour}" stroke="#212121" stroke-width="1"',
+            "end",
         )
-        self.text(x, y + half * 0.45, letter, self.s * 0.38, 'fill="#ffffff" font-weight="bold"')
+        self.text(x, y + side * 0.3, letter, side * 0.75, 'fill="#ffffff" font-weight="bold"')
 
     # --- legend -----------------------------------------------------------------------------
     def legend(self, top: float, los: LosVerdict | None, arc: ArcView | None) -> float:
-        """Swatches for what the map uses, then the verdict; returns the picture's height."""
+        """Swatches for what the map uses, the sides' counters and the badges shown, then the
+        verdict; returns the picture's height."""
+        u = min(self.s, 30.0)  # the legend's own scale: readable, never huge
         used_terrain = sorted({self.m.terrain(h) for h in self.m})
         used_sides = sorted(set(self.m.hexsides.values()))
         used_markers = sorted({n for names in self.m.markers.values() for n in names})
         entries: list[tuple[str, str]] = []
-        for name in used_terrain:
-            entries.append(("hex", name))
-        for name in used_sides:
-            entries.append(("hexside", name))
-        for name in used_markers:
-            entries.append(("marker", name))
+        entries += [("hex", name) for name in used_terrain]
+        entries += [("hexside", name) for name in used_sides]
+        entries += [("marker", name) for name in used_markers]
+        entries += [("side", side) for side in self.colours]
+        badges = {b.text: b.key for stack in self.stacks.values() for c in stack for b in c.badges}
+        entries += [("badge", text) for text in sorted(badges)]
         if los is not None:
             entries += [("key", "crossed"), ("key", "pair"), ("key", "hindrance")]
             if los.blocked is not None:
                 entries.append(("key", "block"))
         if arc is not None:
             entries.append(("key", "arc"))
-        column_width = self.s * 5.2
-        per_row = max(1, int((self.width - 2 * self.margin) // column_width))
-        row_height = self.s * 0.9
-        for index, (kind, name) in enumerate(entries):
+        font = u * 0.36
+        labels = [self._legend_label(kind, name, badges) for kind, name in entries]
+        widest = max((text_width(label, font) for label in labels), default=0.0)
+        column_width = u * 1.3 + widest + u * 0.6
+        room = self.width - 2 * self.margin
+        per_row = max(1, int(room // column_width))
+        row_height = u * 0.8
+        for index, ((kind, name), label) in enumerate(zip(entries, labels, strict=True)):
             x = self.margin + (index % per_row) * column_width
             y = top + (index // per_row) * row_height
-            self._swatch(kind, name, x, y, arc)
-        y = top + ((len(entries) + per_row - 1) // per_row) * row_height + self.s * 0.4
+            self._swatch(kind, name, label, (x, y), u)
+        y = top + ((len(entries) + per_row - 1) // per_row) * row_height + u * 0.4
         lines = []
         if arc is not None:
             lines.append(f"Arc: {arc.label or arc.arc} from {self.m.label(arc.origin)}")
@@ -354,54 +514,69 @@ class _Drawing:
             lines.append(f"LOS ({los.game}): {los.explanation}")
             if los.cover is not None:
                 lines.append(f"Target's cover: {los.cover.reason}")
-        chars = max(40, int((self.width - 2 * self.margin) / (self.s * 0.2)))
         for line in lines:
-            for chunk in _wrap(line, chars):
+            for chunk in _wrap_to(line, room, font * 1.1):
                 self.add(
-                    f'<text x="{self.margin:.1f}" y="{y + self.s * 0.3:.1f}" '
-                    f'font-size="{self.s * 0.36:.1f}" font-family="{FONT}">{escape(chunk)}</text>'
+                    f'<text x="{self.margin:.1f}" y="{y + u * 0.3:.1f}" '
+                    f'font-size="{font * 1.1:.1f}" font-family="{FONT}">{escape(chunk)}</text>'
                 )
-                y += self.s * 0.5
-        return y + self.s * 0.5
+                y += u * 0.55
+        return y + u * 0.5
 
-    def _swatch(self, kind: str, name: str, x: float, y: float, arc: ArcView | None) -> None:
-        w, h = self.s * 0.9, self.s * 0.55
-        box = f'x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}"'
-        label = name
+    def _legend_label(self, kind: str, name: str, badges: dict[str, str]) -> str:
         if kind == "hex":
-            feature = self.chart.hex(name)
-            self.add(f'<rect {box} fill="{feature.colour}" stroke="#8d8d8d"/>')
-            label = f"{name}{_what(feature)}"
+            return f"{name}{_what(self.chart.hex(name))}"
+        if kind == "hexside":
+            return f"{name} (hexside){_what(self.chart.hexside(name))}"
+        if kind == "marker":
+            return f"{name} ({self.chart.marker(name).mark or 'marker'})"
+        if kind == "side":
+            return f"{name} counters"
+        if kind == "badge":
+            key = badges[name]
+            return f"{name}: {BADGE_WORDS.get(key, key.replace('-', ' '))}"
+        return {
+            "crossed": "hex the LOS crosses",
+            "pair": "pair along a hexside",
+            "hindrance": "+N hindrance at that range",
+            "block": "what blocks the LOS",
+            "arc": "in the arc",
+        }[name]
+
+    def _swatch(self, kind: str, name: str, label: str, at: Point, u: float) -> None:
+        (x, y), w, h = at, u * 0.9, u * 0.55
+        box = f'x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}"'
+        if kind == "hex":
+            self.add(f'<rect {box} fill="{self.chart.hex(name).colour}" stroke="#8d8d8d"/>')
         elif kind == "hexside":
-            feature = self.chart.hexside(name)
             self.line(
                 (x, y + h / 2),
                 (x + w, y + h / 2),
-                f'stroke="{feature.colour}" stroke-width="{self.s * 0.2:.1f}"',
+                f'stroke="{self.chart.hexside(name).colour}" stroke-width="{u * 0.2:.1f}"',
             )
-            label = f"{name} (hexside){_what(feature)}"
         elif kind == "marker":
-            feature = self.chart.marker(name)
-            self.add(
-                f'<circle cx="{x + w / 2:.1f}" cy="{y + h / 2:.1f}" r="{h / 2:.1f}" '
-                f'fill="{feature.colour}" stroke="#212121"/>'
-            )
-            label = f"{name} ({feature.mark or 'marker'})"
+            colour = self.chart.marker(name).colour
+            self.add(f'<rect {box} rx="{h * 0.25:.1f}" fill="{colour}" stroke="#212121"/>')
+        elif kind == "side":
+            self.add(f'<rect {box} rx="2" fill="{self.colours[name]}" stroke="#212121"/>')
+        elif kind == "badge":
+            self.add(f'<rect {box} rx="{h * 0.3:.1f}" fill="#fff8e1" stroke="#212121"/>')
+            self.text(x + w / 2, y + h * 0.72, name, h * 0.55, 'font-weight="bold"')
         else:
-            colour, label = {
-                "crossed": (CROSSED_COLOUR, "hex the LOS crosses"),
-                "pair": (PAIR_COLOUR, "pair along a hexside"),
-                "hindrance": (HIND_COLOUR, "+N hindrance at that range"),
-                "block": (HIND_COLOUR, "what blocks the LOS"),
-                "arc": (ARC_COLOUR, "in the arc"),
+            colour = {
+                "crossed": CROSSED_COLOUR,
+                "pair": PAIR_COLOUR,
+                "hindrance": HIND_COLOUR,
+                "block": HIND_COLOUR,
+                "arc": ARC_COLOUR,
             }[name]
             self.add(
                 f'<rect {box} fill="{colour}" fill-opacity="0.3" stroke="{colour}" '
                 'stroke-width="2"/>'
             )
         self.add(
-            f'<text x="{x + w + self.s * 0.2:.1f}" y="{y + h * 0.8:.1f}" '
-            f'font-size="{self.s * 0.32:.1f}" font-family="{FONT}">{escape(label)}</text>'
+            f'<text x="{x + w + u * 0.2:.1f}" y="{y + h * 0.8:.1f}" '
+            f'font-size="{u * 0.36:.1f}" font-family="{FONT}">{escape(label)}</text>'
         )
 
 
@@ -419,14 +594,17 @@ def _ink(colour: str, light: str = "#ffffff") -> str:
     return "#212121" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else light
 
 
-def _wrap(text: str, width: int) -> list[str]:
-    words, lines, current = text.split(), [], ""
-    for word in words:
-        if current and len(current) + 1 + len(word) > width:
+def _wrap_to(text: str, room: float, size: float, *, bold: bool = False) -> list[str]:
+    """Words in lines no wider than ``room`` pixels at font ``size`` (a long word alone)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if current and text_width(trial, size, bold=bold) > room:
             lines.append(current)
             current = word
         else:
-            current = f"{current} {word}".strip()
+            current = trial
     if current:
         lines.append(current)
-    return lines
+    return lines or [""]

@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from ordnance.core.dice import DiceSource
-from ordnance.core.maps import GameMap, TerrainChart
+from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 from ordnance.lnl.game.commands import parse_command
+from ordnance.lnl.game.counters import counters
 from ordnance.lnl.game.resolve import resolve, to_move
 from ordnance.lnl.game.scenario import Sheet, load_scenario
 from ordnance.lnl.game.state import LnlState, apply, initial_state
@@ -89,6 +90,10 @@ class LnlRuleset:
     def live_map(self, state: LnlState) -> tuple[GameMap, TerrainChart]:
         """The map with the game's Smoke and WP markers on it (``ordnance game render``)."""
         return state.game_map, lnl_chart()
+
+    def counters(self, state: LnlState) -> tuple[CounterView, ...]:
+        """Every unit as a counter on the map picture (:mod:`.counters`)."""
+        return counters(state)
 
 
 def _candidates(state: LnlState, side: str) -> list[str]:

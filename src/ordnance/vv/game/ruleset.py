@@ -29,15 +29,17 @@ Fraction(1, 36)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ordnance.core.dice import DiceSource
-from ordnance.core.maps import GameMap, TerrainChart
+from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.odds import Distribution
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 from ordnance.vv.ai import classes
 from ordnance.vv.game.commands import parse_command
+from ordnance.vv.game.counters import counters
 from ordnance.vv.game.player import ai_command
 from ordnance.vv.game.resolve import attack_of, resolve
 from ordnance.vv.game.scenario import Sheet, load_scenario
@@ -93,8 +95,18 @@ class VvRuleset:
         return view(state)
 
     def live_map(self, state: VvState) -> tuple[GameMap, TerrainChart]:
-        """The map with the smoke now in play, for ``ordnance game render``."""
-        return state.board.smoked_map(), vv_chart()
+        """The map with the smoke now in play and the scenario's fortifications (drawn as
+        markers that do nothing to a LOS), for ``ordnance game render``."""
+        board = state.board
+        game_map = board.smoked_map()
+        markers = dict(game_map.markers)
+        for hex, kind in sorted(board.fortifications.items()):
+            markers[hex] = (kind, *markers.get(hex, ()))
+        return replace(game_map, markers=markers), vv_chart()
+
+    def counters(self, state: VvState) -> tuple[CounterView, ...]:
+        """Every living unit as a counter on the map picture (:mod:`.counters`)."""
+        return counters(state)
 
     def chance_outcomes(self, state: VvState, command: Command) -> Distribution[int]:
         """The exact CP distribution of a ``fire``/``opfire`` command (refused as it would be)."""
