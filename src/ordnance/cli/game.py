@@ -167,50 +167,16 @@ def status_command(
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
-    """Where the game stands: turn, phase, each Gun's record, dice, legal actions."""
+    """Where the game stands: each game's side record as tables, whose move, legal actions."""
     with _service(db) as service:
         status = service.status(game, side)
     if as_json:
         emit_json(status)
         return
-    state = status["state"]
-    console.print(
-        Text(
-            f"Game {status['game']} ({status['scenario']}), version {status['version']}:"
-            f" {_stage(state)}"
-            + (" - over" if status["over"] else f"; {status['to_move']} to act"),
-            style="bold",
-        )
-    )
-    if "records" not in state:  # not the C8 side record: the ruleset's own view, as JSON
-        console.print_json(data=state)
-        for acting, actions in status["legal_actions"].items():
-            console.print(Text(f"{acting} may: {'; '.join(actions) or 'nothing'}", style="dim"))
-        return
-    table = Table(title="Side record (C8.0)", title_justify="left")
-    for column in ("unit", "side", "counter", "may still use", "out of", "status"):
-        table.add_column(column)
-    for unit_id, unit in state["units"].items():
-        rows = unit["ammunition"]
-        usable = [f"{r['ammo']} ({r['depletion_number'] or '-'})" for r in rows if r["usable"]]
-        out = [r["ammo"] for r in rows if r["exhausted"]]
-        flags = [name for name in ("moved", "manned", "malfunctioned") if unit[name]]
-        table.add_row(
-            unit_id,
-            unit["side"],
-            unit["notation"] or "-",
-            ", ".join(usable) or "-",
-            ", ".join(out) or "-",
-            ", ".join(flags) or "-",
-        )
-    console.print(table)
-    fired = ", ".join(f"{s['unit']} {s['ammo']}" for s in state["fired_this_phase"])
-    console.print(Text(f"Fired this phase: {fired or 'nothing'}"))
-    smoke = [f"{s['hex'] or '?'} {s['marker']} ({s['unit']})" for s in state.get("smoke", ())]
-    if smoke:
-        console.print(Text(f"SMOKE placed: {', '.join(smoke)}"))
-    for acting, actions in status["legal_actions"].items():
-        console.print(Text(f"{acting} may: {'; '.join(actions) or 'nothing'}", style="dim"))
+    from ordnance.cli.status_text import status_renderables  # noqa: PLC0415
+
+    for part in status_renderables(status):
+        console.print(part)
 
 
 def _stage(state: dict[str, Any]) -> str:
@@ -243,7 +209,8 @@ def do_command(
     """Send one command for a side; it is checked, resolved and logged, or refused."""
     with _service(db) as service:
         applied = service.do(game, side, token, words, expect_version=expect_version)
-    _print_applied(applied, as_json)
+        rules = _rules_of(service, game)
+    _print_applied(applied, as_json, rules)
 
 
 @game_app.command("undo")
@@ -259,7 +226,8 @@ def undo_command(
     """Take back your latest command, if no die has been rolled or revealed since."""
     with _service(db) as service:
         applied = service.undo(game, side, token, expect_version=expect_version)
-    _print_applied(applied, as_json)
+        rules = _rules_of(service, game)
+    _print_applied(applied, as_json, rules)
 
 
 @game_app.command("seed")
@@ -293,7 +261,7 @@ def reveal_command(
     _print_applied(applied, as_json)
 
 
-def _print_applied(applied: Applied, as_json: bool) -> None:
+def _print_applied(applied: Applied, as_json: bool, rules: object | None = None) -> None:
     data = applied.to_json()
     if as_json:
         emit_json(data)
@@ -304,7 +272,7 @@ def _print_applied(applied: Applied, as_json: bool) -> None:
     for roll in data["rolls"]:
         rows.append((f"Roll {roll['index']}", f"{roll['purpose']}: {_faces(roll['faces'])}"))
     for event in data["events"]:
-        rows.append(("Event", _event_text(event)))
+        rows.append(("Event", _event_text(event, rules)))
     for extra in applied.entries[1:]:
         rows.append(("Then", _entry_line(extra)))
     rows.append(("Version", applied.version))
@@ -319,9 +287,24 @@ def _faces(faces: list[int]) -> str:
     return ",".join(str(f) for f in faces)
 
 
-def _event_text(event: dict[str, Any]) -> str:
-    data = ", ".join(f"{k}={v}" for k, v in event["data"].items())
-    return f"{event['kind']} {data}".strip()
+def _event_text(event: dict[str, Any], rules: object | None) -> str:
+    """The ruleset's sentence for an event, else its data in words (never a Python repr)."""
+    from ordnance.core.event_words import event_words  # noqa: PLC0415
+    from ordnance.core.ruleset import Event, EventText  # noqa: PLC0415
+
+    if isinstance(rules, EventText):
+        return rules.describe_event(Event(event["kind"], event["data"]))
+    return event_words(event["kind"], event["data"])
+
+
+def _rules_of(service: GameService, game: str) -> object | None:
+    """The game's ruleset, looked up by the name the games table keeps (no replay)."""
+    from ordnance.game.registry import ruleset  # noqa: PLC0415
+
+    for game_id, name, _ in service.store.game_ids():
+        if game_id == game:
+            return ruleset(name)
+    return None
 
 
 def _entry_line(entry: Entry) -> str:
@@ -348,6 +331,7 @@ def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     """Every entry of the game's log, in order."""
     with _service(db) as service:
         log = service.log(game)
+        rules = _rules_of(service, game)
     if as_json:
         emit_json({"game": game, "entries": [e.to_json() for e in log]})
         return
@@ -356,7 +340,9 @@ def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     table.add_column("entry")
     table.add_column("hash")
     for entry in log:
-        table.add_row(str(entry.seq), Text(_entry_line(entry)), entry.hash[:12])
+        lines = [_entry_line(entry)]
+        lines += [f"  {_event_text(e, rules)}" for e in entry.body.get("events", ())]
+        table.add_row(str(entry.seq), Text("\n".join(lines)), entry.hash[:12])
     console.print(table)
 
 

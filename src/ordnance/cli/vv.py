@@ -262,5 +262,5 @@ def ai_command(
         )
         return
     for one in applied:
-        _print_applied(one, False)
+        _print_applied(one, False, folded.rules)
     console.print(Text(explanation))

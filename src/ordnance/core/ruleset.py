@@ -218,6 +218,15 @@ class CounterRules(Protocol):
         ...
 
 
+@runtime_checkable
+class EventText(Protocol):
+    """Optional: a ruleset that reads its events as sentences (``game do``, logs, web pages)."""
+
+    def describe_event(self, event: Event) -> str:
+        """One plain sentence for one event; never a Python value as it is."""
+        ...
+
+
 class ProbeRolled(Exception):
     """Raised by :class:`ProbeDice`: the command passed every check and reached its roll."""
 

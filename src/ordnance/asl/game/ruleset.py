@@ -28,9 +28,11 @@ from ordnance.asl.game import resolve as rules
 from ordnance.asl.game.afv import afv_view
 from ordnance.asl.game.commands import parse_command
 from ordnance.asl.game.counters import counters
+from ordnance.asl.game.event_text import describe
 from ordnance.asl.game.markers import SmokeMarker
 from ordnance.asl.game.scenario import Sheet, Unit, load_scenario
 from ordnance.asl.game.sight import live_map
+from ordnance.asl.game.smoke_view import smoke_devices
 from ordnance.asl.game.state import AslState, apply, initial_state
 from ordnance.asl.notation import Family, format_capabilities
 from ordnance.asl.terrain import asl_chart
@@ -85,6 +87,10 @@ class AslRuleset:
 
     def view(self, state: AslState) -> JsonObject:
         return view(state)
+
+    def describe_event(self, event: Event) -> str:
+        """The event as a sentence (:mod:`.event_text`)."""
+        return describe(event.kind, event.data)
 
     def live_map(self, state: AslState) -> tuple[GameMap, TerrainChart] | None:
         """The scenario's map with the game's SMOKE on it, and the table to draw it with."""
@@ -145,6 +151,7 @@ def view(state: AslState) -> JsonObject:
             "afv": None
             if unit.afv is None or status.afv is None
             else afv_view(unit.afv, status.afv, status.ca),
+            "smoke_devices": smoke_devices(state, unit),
         }
         units[unit.id] = entry
     return {

@@ -314,7 +314,7 @@ class _Drawing:
                 continue
             x, y = self.centre(hex)
             crowded = self.has_units(hex)
-            height = self.s * (0.22 if crowded else 0.3)
+            height = self.s * (0.22 if crowded else 0.38 if not self.stacks else 0.3)
             font = height * 0.72
             cy = y + self.s * 0.69 if crowded else y + self.s * 0.08
             room = self.s * (1.04 if crowded else 1.3)
@@ -451,7 +451,8 @@ class _Drawing:
         self.line((x - r, y + r), (x + r, y - r), style)
 
     def _tag(self, x: float, y: float, words: str) -> None:
-        w, h = self.s * 0.34, self.s * 0.3
+        # Smaller on a map with counters, where the hex's right edge is all the room there is.
+        w, h = self.s * (0.34 if self.stacks else 0.44), self.s * (0.3 if self.stacks else 0.36)
         self.box(
             (x - w / 2, y - h / 2, w, h),
             f'fill="#ffffff" stroke="{HIND_COLOUR}" stroke-width="1.2"',

@@ -33,6 +33,7 @@ from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 from ordnance.lnl.game.commands import parse_command
 from ordnance.lnl.game.counters import counters
+from ordnance.lnl.game.event_text import describe
 from ordnance.lnl.game.resolve import resolve, to_move
 from ordnance.lnl.game.scenario import Sheet, load_scenario
 from ordnance.lnl.game.state import LnlState, apply, initial_state
@@ -86,6 +87,10 @@ class LnlRuleset:
 
     def view(self, state: LnlState) -> JsonObject:
         return view(state)
+
+    def describe_event(self, event: Event) -> str:
+        """The event as a sentence (:mod:`.event_text`)."""
+        return describe(event.kind, event.data)
 
     def live_map(self, state: LnlState) -> tuple[GameMap, TerrainChart]:
         """The map with the game's Smoke and WP markers on it (``ordnance game render``)."""

@@ -40,6 +40,7 @@ from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes
 from ordnance.vv.ai import classes
 from ordnance.vv.game.commands import parse_command
 from ordnance.vv.game.counters import counters
+from ordnance.vv.game.event_text import describe
 from ordnance.vv.game.player import ai_command
 from ordnance.vv.game.resolve import attack_of, resolve
 from ordnance.vv.game.scenario import Sheet, load_scenario
@@ -93,6 +94,10 @@ class VvRuleset:
 
     def view(self, state: VvState) -> JsonObject:
         return view(state)
+
+    def describe_event(self, event: Event) -> str:
+        """The event as a sentence (:mod:`.event_text`)."""
+        return describe(event.kind, event.data)
 
     def live_map(self, state: VvState) -> tuple[GameMap, TerrainChart]:
         """The map with the smoke now in play and the scenario's fortifications (drawn as
@@ -216,6 +221,11 @@ def view(state: VvState) -> JsonObject:
             for side, p in state.pools.items()
         },
         "smoke": {board.label(h): level for h, level in sorted(board.smoke.items())},
+        "fortifications": {board.label(h): k for h, k in sorted(board.fortifications.items())},
+        "fire_groups": {
+            side: [{"class": k, "units": list(units)} for k, units in classes(board, side).items()]
+            for side in state.sheet.sides
+        },
         "settings": board.settings.to_json(),
         "units": units,
     }

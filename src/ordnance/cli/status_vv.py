@@ -1,0 +1,102 @@
+"""``game status`` of a Valor & Victory game: the units with their steps and markers, the fire
+groups each side could form now, the X-weapon pools, smoke, and the decision waiting."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.text import Text
+
+from ordnance.cli.status_text import Renderables, table, words
+
+
+def sections(state: Mapping[str, Any]) -> Renderables:
+    out: Renderables = []
+    units = table("Units", ("unit", "side", "counter", "hex", "steps", "markers", "MP"))
+    for unit_id, unit in state["units"].items():
+        units.add_row(
+            unit_id,
+            unit["side"],
+            _counter(unit),
+            _where(unit),
+            _steps(unit),
+            _markers(unit),
+            str(unit["mp_used"]) if unit["mp_used"] else "-",
+        )
+    out.append(units)
+    groups = state.get("fire_groups", {})
+    for side, classes in groups.items():
+        lines = [" + ".join(group["units"]) for group in classes]
+        shown = "; ".join(lines) if lines else "none (every unit pinned, fired or gone)"
+        out.append(Text(f"{side} may fire now in groups from: {shown} (VV.AP-groups)."))
+    pools = [
+        f"{side} {pool['grenades']} grenade(s), {pool['satchels']} satchel(s)"
+        for side, pool in state["pools"].items()
+    ]
+    out.append(Text(f"X weapons left: {'; '.join(pools)}."))
+    smoke = [f"{hex} smoke {level}" for hex, level in state["smoke"].items()]
+    out.append(Text(f"Smoke: {', '.join(smoke) or 'none'}."))
+    forts = [f"{hex} {kind}" for hex, kind in state.get("fortifications", {}).items()]
+    if forts:
+        out.append(Text(f"Fortifications: {', '.join(forts)}."))
+    pending = state.get("pending")
+    if pending is not None:
+        out.append(
+            Text(
+                f"Waiting: {pending['cp']} CP in {pending['hex']} from {pending['attacker']}'s"
+                f" attack, for {pending['defender']} to assign (assign-cp)."
+            )
+        )
+    window = state.get("opportunity")
+    if window is not None:
+        out.append(
+            Text(
+                f"Opportunity Fire: {words(window['movers'])} just entered {window['hex']};"
+                " the other side may fire at them or pass."
+            )
+        )
+    if state.get("ai_sides"):
+        out.append(Text(f"Played by the AI: {words(state['ai_sides'])} ('game ai')."))
+    return out
+
+
+def _counter(unit: Mapping[str, Any]) -> str:
+    if unit["counter"] is not None:
+        text = str(unit["counter"])
+        if unit.get("leadership") is not None:
+            text += f" L{unit['leadership']:+d}"
+        return f"{unit['kind']} {text}"
+    parts = [f"{w['mount']} {w['apfp']}" for w in unit["weapons"]]
+    if unit["casualty_rating"]:
+        parts.append(f"CR {unit['casualty_rating']}")
+    return f"{unit['kind']}: {', '.join(parts)}"
+
+
+def _where(unit: Mapping[str, Any]) -> str:
+    if unit["eliminated"]:
+        return "eliminated"
+    hex = unit["hex"] or "-"
+    if unit["aboard"]:
+        return f"{hex} on {unit['aboard']}"
+    if unit["facing"]:
+        return f"{hex} facing {unit['facing']}"
+    return hex
+
+
+def _steps(unit: Mapping[str, Any]) -> str:
+    if unit["eliminated"]:
+        return "0"
+    if unit["reduced"]:
+        return "1 (reduced)"
+    return "2" if unit["kind"] == "squad" else "1"
+
+
+def _markers(unit: Mapping[str, Any]) -> str:
+    flags = [
+        ("pinned", "pinned"),
+        ("fire_marker", "Fire"),
+        ("move_marker", "Move"),
+    ]
+    shown = [word for key, word in flags if unit.get(key)]
+    return ", ".join(shown) or "-"
