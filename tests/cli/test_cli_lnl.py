@@ -209,7 +209,8 @@ def test_a_wp_shell_through_game_do(cli, tmp_path: Path):
     refused = do("wp-shell", "pz4", "--at", "H3", "--dice", "3,4")
     assert refused.code == 1 and "refused by LNL.S-fire" in refused.err
     status = cli("game", "status", game, "--db", db)
-    assert status.code == 0 and '"H3"' in status.out and "german may" in status.out
+    assert status.code == 0 and "H3: wp" in status.out and "german may" in status.out
+    assert "{" not in status.out and "'" not in status.out
     state = json.loads(cli("game", "status", game, "--db", db, "--json").out)["state"]
     assert state["markers"]["H3"] == ["wp"] and state["action"] == {"unit": "pz4", "shell": "wp"}
     out = tmp_path / "game.svg"

@@ -12,31 +12,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rich.text import Text
-
-from ordnance.cli.status_text import Renderables, kv, words, yes_no
+from ordnance.cli.status_text import Renderables, kv, line, yes_no
 
 
 def sections(state: Mapping[str, Any]) -> Renderables:
-    out: Renderables = []
+    out: Renderables = [line(f"Side record (C8.0), {state['date']}:", style="bold")]
     fired = {(s["unit"], s["ammo"]) for s in state.get("fired_this_phase", ())}
     for unit_id, unit in state["units"].items():
         out.append(kv(_rows(unit_id, unit, fired), _title(unit_id, unit)))
     shots = [f"{s['unit']} {s['ammo']}" for s in state.get("fired_this_phase", ())]
-    out.append(Text(f"Fired this phase: {', '.join(shots) or 'nothing'}."))
+    out.append(line(f"Fired this phase: {', '.join(shots) or 'nothing'}."))
     if state.get("non_smoke_fired_by"):
         sides = " and ".join(state["non_smoke_fired_by"])
-        out.append(Text(f"Fired other than SMOKE this phase: {sides} (C8.5-phase)."))
+        out.append(line(f"Fired other than SMOKE this phase: {sides} (C8.5-phase)."))
     smoke = [
         f"{s['hex'] or '?'} {s['marker']} ({s['unit']}, {s['side']}; {s['removal']})"
         for s in state.get("smoke", ())
     ]
-    out.append(Text(f"SMOKE the game placed: {'; '.join(smoke) or 'none'}."))
+    out.append(line(f"SMOKE the game placed: {'; '.join(smoke) or 'none'}."))
     spent = state.get("expenditure")
     if spent is not None:
         seen = " and ".join(spent["seen_by"]) or "no opposing vehicle"
         out.append(
-            Text(f"Latest MP/MF expenditure: {spent['unit']} in {spent['hex']}, seen by {seen}.")
+            line(f"Latest MP/MF expenditure: {spent['unit']} in {spent['hex']}, seen by {seen}.")
         )
     return out
 
@@ -55,7 +53,7 @@ def _title(unit_id: str, unit: Mapping[str, Any]) -> str:
 def _rows(
     unit_id: str, unit: Mapping[str, Any], fired: set[tuple[str, str]]
 ) -> list[tuple[str, str]]:
-    rows = [("counter", unit.get("notation") or "-")]
+    rows = [("counter", unit["notation"])] if unit.get("notation") else []
     for row in unit.get("ammunition", ()):
         ammo = row["ammo"]
         if row.get("why", "").startswith(f"{ammo}: not fired as ammunition"):
@@ -118,5 +116,7 @@ def _afv_rows(afv: Mapping[str, Any]) -> list[tuple[str, str]]:
     ]
     note = afv.get("later_fire")
     if note is not None:
-        rows.append(("sM Case A", words(note)))
+        adds = "adds" if note["applies"] else "does not add"
+        arc = f"{note['fire']} in the arc facing {note['facing']}"
+        rows.append(("sM Case A", f"{arc} {adds} {note['drm']:+d}"))
     return rows

@@ -6,25 +6,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rich.text import Text
-
-from ordnance.cli.status_text import Renderables, table, words, yes_no
+from ordnance.cli.status_text import Renderables, add_row, line, table, words, yes_no
 
 
 def sections(state: Mapping[str, Any]) -> Renderables:
     out: Renderables = []
     pools = table("Shell pools (LNL.S-pool)", ("side", "Smoke shells", "WP shells"))
     for side, kinds in state["pools"].items():
-        pools.add_row(side, _pool(kinds["smoke"]), _pool(kinds["wp"]))
+        add_row(pools, side, _pool(kinds["smoke"]), _pool(kinds["wp"]))
     out.append(pools)
     markers = [f"{hex}: {words(names)}" for hex, names in state["markers"].items()]
-    out.append(Text(f"Markers on the map: {'; '.join(markers) or 'none'}."))
+    out.append(line(f"Markers on the map: {'; '.join(markers) or 'none'}."))
     units = table("Units", ("unit", "side", "kind", "hex", "shells", "acquired", "acted", "fired"))
     for unit_id, unit in state["units"].items():
         kind = unit["kind"] + (", open" if unit["open"] else "")
         if unit.get("lm") is not None:
             kind += f", LM {unit['lm']}"
-        units.add_row(
+        add_row(
+            units,
             unit_id,
             unit["side"],
             kind,
@@ -35,21 +34,21 @@ def sections(state: Mapping[str, Any]) -> Renderables:
             ", ".join(unit["fired"]) or "-",
         )
     out.append(units)
-    out.append(Text(f"Impulse: {state['impulse']}; passes in a row: {state['passes']}."))
+    out.append(line(f"Impulse: {state['impulse']}; passes in a row: {state['passes']}."))
     action = state.get("action")
     if action is not None:
         out.append(
-            Text(
-                f"{action['unit']}'s action is open after its {action['shell']} shell: its MGs"
-                " may still fire, or 'end' closes it (LNL.S-mg)."
+            line(
+                f"The action of {action['unit']} is open after its {action['shell']} shell: its"
+                " MGs may still fire, or end closes it (LNL.S-mg)."
             )
         )
     pending = state.get("pending")
     if pending is not None:
         out.append(
-            Text(
-                f"Waiting: {pending['chooser']} chooses where {pending['unit']}'s"
-                f" {pending['kind']} shell lands ({pending['result']}), among"
+            line(
+                f"Waiting: {pending['chooser']} chooses where the {pending['kind']} shell of"
+                f" {pending['unit']} lands ({pending['result']}), among"
                 f" {words(pending['candidates'])} (LNL.S-los)."
             )
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -29,21 +29,18 @@ def status_renderables(status: Mapping[str, Any]) -> Renderables:
     }
     state = status["state"]
     out: Renderables = [
-        Text(
-            f"Game {status['game']} ({status['scenario']}), version {status['version']}",
-            style="bold",
-        )
+        line(f"Game {status['game']} ({status['scenario']}), version {status['version']}", "bold")
     ]
     draw = sections.get(str(status.get("ruleset")))
-    out += draw(state) if draw is not None else [Text(words(state))]
-    out.append(Text(stage_line(status), style="bold"))
+    out += draw(state) if draw is not None else [line(words(state))]
+    out.append(line(stage_line(status), "bold"))
     legal = status.get("legal_actions", {})
     for acting, actions in legal.items():
         if not actions:
-            out.append(Text(f"{acting} may do nothing now."))
+            out.append(line(f"{acting} may do nothing now."))
             continue
-        out.append(Text(f"{acting} may:"))
-        out += [Text(f"  {action}") for action in actions]
+        out.append(line(f"{acting} may:"))
+        out += [line(f"  {action}") for action in actions]
     return out
 
 
@@ -52,8 +49,10 @@ def stage_line(status: Mapping[str, Any]) -> str:
     state = status["state"]
     turns = f" of {state['turns']}" if state.get("turns") else ""
     player = f", {state['player']} Player Turn" if state.get("player") else ""
-    impulse = f", {state['impulse']}'s impulse" if state.get("impulse") else ""
-    where = f"Turn {state.get('turn')}{turns}{player}, {state.get('phase')} phase{impulse}"
+    impulse = f" (impulse: {state['impulse']})" if state.get("impulse") else ""
+    phase = str(state.get("phase"))
+    phase += "" if phase.endswith("Ph") else " phase"  # ASL names its phases MPh, DFPh...
+    where = f"Turn {state.get('turn')}{turns}{player}, {phase}{impulse}"
     if status.get("over"):
         return f"{where}: the game is over."
     return f"{where}: {status.get('to_move')} to act."
@@ -61,10 +60,29 @@ def stage_line(status: Mapping[str, Any]) -> str:
 
 def table(title: str, columns: Iterable[str]) -> Table:
     """A table in the house style: title left, headers, no colours needed to read it."""
-    grid = Table(title=title, title_justify="left", title_style="bold")
+    grid = Table(title=clean(title), title_justify="left", title_style="bold")
     for column in columns:
         grid.add_column(column, overflow="fold")
     return grid
+
+
+def clean(text: str) -> str:
+    """Prose as printed: apostrophes typographic (a straight quote is a sign of a Python repr,
+    and none ever reaches this output).
+
+    >>> clean("pz4's action")
+    'pz4’s action'
+    """
+    return text.replace("'", "\u2019")
+
+
+def line(text: str, style: str = "") -> Text:
+    """One printed line of prose."""
+    return Text(clean(text), style=style)
+
+
+def add_row(grid: Table, *cells: str) -> None:
+    grid.add_row(*(Text(clean(cell)) for cell in cells))
 
 
 def yes_no(flag: object) -> str:
@@ -91,18 +109,11 @@ def words(value: object) -> str:
     return str(value)
 
 
-def kv(rows: Iterable[tuple[str, str]], title: str | None = None) -> Table:
-    """A two-column table of names and values, without headers."""
-    grid = Table(
-        title=title,
-        title_justify="left",
-        title_style="bold",
-        show_header=False,
-        box=None,
-        padding=(0, 1, 0, 2),
-    )
+def kv(rows: Iterable[tuple[str, str]], title: str | None = None) -> RenderableType:
+    """A two-column table of names and values, without headers, under a bold title line."""
+    grid = Table(show_header=False, box=None, padding=(0, 1, 0, 2))
     grid.add_column("what", style="dim", no_wrap=True)
     grid.add_column("value", overflow="fold")
     for name, value in rows:
-        grid.add_row(name, Text(value))
-    return grid
+        grid.add_row(name, Text(clean(value)))
+    return grid if title is None else Group(line(title, "bold"), grid)

@@ -6,58 +6,60 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rich.text import Text
-
-from ordnance.cli.status_text import Renderables, table, words
+from ordnance.cli.status_text import Renderables, add_row, line, table, words
 
 
 def sections(state: Mapping[str, Any]) -> Renderables:
     out: Renderables = []
-    units = table("Units", ("unit", "side", "counter", "hex", "steps", "markers", "MP"))
-    for unit_id, unit in state["units"].items():
-        units.add_row(
-            unit_id,
-            unit["side"],
-            _counter(unit),
-            _where(unit),
-            _steps(unit),
-            _markers(unit),
-            str(unit["mp_used"]) if unit["mp_used"] else "-",
-        )
-    out.append(units)
+    sides = dict.fromkeys(unit["side"] for unit in state["units"].values())
+    for side in sides:
+        units = table(f"{side} units", ("unit", "counter", "hex", "steps", "markers", "MP"))
+        for unit_id, unit in state["units"].items():
+            if unit["side"] != side:
+                continue
+            add_row(
+                units,
+                unit_id,
+                _counter(unit),
+                _where(unit),
+                _steps(unit),
+                _markers(unit),
+                str(unit["mp_used"]) if unit["mp_used"] else "-",
+            )
+        out.append(units)
     groups = state.get("fire_groups", {})
     for side, classes in groups.items():
         lines = [" + ".join(group["units"]) for group in classes]
         shown = "; ".join(lines) if lines else "none (every unit pinned, fired or gone)"
-        out.append(Text(f"{side} may fire now in groups from: {shown} (VV.AP-groups)."))
+        out.append(line(f"{side} may fire now in groups from: {shown} (VV.AP-groups)."))
     pools = [
         f"{side} {pool['grenades']} grenade(s), {pool['satchels']} satchel(s)"
         for side, pool in state["pools"].items()
     ]
-    out.append(Text(f"X weapons left: {'; '.join(pools)}."))
+    out.append(line(f"X weapons left: {'; '.join(pools)}."))
     smoke = [f"{hex} smoke {level}" for hex, level in state["smoke"].items()]
-    out.append(Text(f"Smoke: {', '.join(smoke) or 'none'}."))
+    out.append(line(f"Smoke: {', '.join(smoke) or 'none'}."))
     forts = [f"{hex} {kind}" for hex, kind in state.get("fortifications", {}).items()]
     if forts:
-        out.append(Text(f"Fortifications: {', '.join(forts)}."))
+        out.append(line(f"Fortifications: {', '.join(forts)}."))
     pending = state.get("pending")
     if pending is not None:
         out.append(
-            Text(
-                f"Waiting: {pending['cp']} CP in {pending['hex']} from {pending['attacker']}'s"
-                f" attack, for {pending['defender']} to assign (assign-cp)."
+            line(
+                f"Waiting: {pending['cp']} CP in {pending['hex']} from the attack of"
+                f" {pending['attacker']}, for {pending['defender']} to assign (assign-cp)."
             )
         )
     window = state.get("opportunity")
     if window is not None:
         out.append(
-            Text(
+            line(
                 f"Opportunity Fire: {words(window['movers'])} just entered {window['hex']};"
                 " the other side may fire at them or pass."
             )
         )
     if state.get("ai_sides"):
-        out.append(Text(f"Played by the AI: {words(state['ai_sides'])} ('game ai')."))
+        out.append(line(f"Played by the AI: {words(state['ai_sides'])} (game ai)."))
     return out
 
 

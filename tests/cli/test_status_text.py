@@ -1,0 +1,63 @@
+"""``game status`` for people: golden text of one position per bundled example, at 80 columns.
+
+Set ``ORDNANCE_UPDATE_GOLDEN=1`` to rewrite the files after a deliberate change (then read
+the diff).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from ordnance.cli.status_text import status_renderables
+from tests.maps.played import Played
+
+GOLDEN = Path(__file__).parent / "golden"
+EXAMPLES = ("asl-d13-demo", "lnl-smoke-wp", "vv-hedgerow-ambush")
+
+
+def status_of(played: Played) -> dict:
+    """What the service's ``status`` returns, with a fixed id and version."""
+    rules, state = played.rules, played.state
+    to_move = rules.to_move(state)
+    return {
+        "game": "golden",
+        "ruleset": played.scenario.ruleset,
+        "scenario": played.scenario.name,
+        "version": len(played.rulings) + 1,
+        "to_move": to_move,
+        "over": rules.is_over(state),
+        "legal_actions": {to_move: list(rules.legal_actions(state, to_move))} if to_move else {},
+        "state": rules.view(state),
+    }
+
+
+def text_of(status: dict) -> str:
+    sink = io.StringIO()
+    console = Console(file=sink, width=80, color_system=None, highlight=False)
+    for part in status_renderables(status):
+        console.print(part)
+    return "\n".join(line.rstrip() for line in sink.getvalue().splitlines()) + "\n"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_status_text_is_golden(name):
+    text = text_of(status_of(Played(name)))
+    golden = GOLDEN / f"status-{name}.txt"
+    if os.environ.get("ORDNANCE_UPDATE_GOLDEN"):
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+@pytest.mark.parametrize("moves", [0, 2, None])
+def test_status_text_has_no_reprs_and_fits_80_columns(name, moves):
+    text = text_of(status_of(Played(name, moves)))
+    assert "{" not in text and "'" not in text and "[" not in text
+    assert "None" not in text and "True" not in text and "False" not in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "may:" in text or "may do nothing" in text
