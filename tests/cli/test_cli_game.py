@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+import io
 from pathlib import Path
 
 import pytest
@@ -175,10 +175,19 @@ def test_status_and_log_read_for_people(cli, db, game):
     assert log.code == 0 and "starts" in log.out
 
 
-def test_the_tour_plays_the_example_and_verifies_its_own_log(capsys):
-    with open(os.devnull, "w") as sink:
-        code = tour.run(Console(file=sink, width=200))
+def test_the_tour_plays_all_three_games_and_shows_its_refusals(capsys):
+    sink = io.StringIO()
+    code = tour.run(Console(file=sink, width=200))
     output = capsys.readouterr().out
+    narration = sink.getvalue()
     assert code == 0
     assert "rolls were recomputed from revealed seeds" in output
     assert "+2 dispersed smoke at 4I5" in output  # the D13 leg's SMOKE hinders the map's LOS
+    for game in ("ASL", "Lock 'n Load Tactical", "Valor & Victory"):
+        assert game in narration
+    # Each refusal's one-line message is in the tour's own output, not only on stderr.
+    for clause in ("C8.5-phase", "SYS.dice", "D13.2-once", "LNL.S-fire", "r. 13.1"):
+        assert f"refused by {clause}" in narration.replace("V&V ", "")
+    for example in ("asl-d13-demo", "lnl-smoke-wp", "vv-hedgerow-ambush"):
+        assert f"{example}.svg" in output and "units" in output
+    assert "Units" in output or "american units" in output  # the status tables

@@ -214,6 +214,10 @@ def test_a_wp_shell_through_game_do(cli, tmp_path: Path):
     state = json.loads(cli("game", "status", game, "--db", db, "--json").out)["state"]
     assert state["markers"]["H3"] == ["wp"] and state["action"] == {"unit": "pz4", "shell": "wp"}
     out = tmp_path / "game.svg"
-    drawn = cli("game", "render", game, "--db", db, "--out", str(out))
+    drawn = cli("game", "render", game, "--db", db, "--out", str(out), "--json")
     assert drawn.code == 0, drawn.err
     assert ">WP<" in out.read_text()
+    assert drawn.json["units"] == len(state["units"]) and drawn.json["png"] is None
+    assert 'data-unit="pz4"' in out.read_text() and 'data-marker="wp"' in out.read_text()
+    log = cli("game", "log", game, "--db", db)
+    assert "A WP marker is placed in H3." in log.out and "{" not in log.out

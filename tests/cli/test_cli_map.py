@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 from ordnance.core.maps import png
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 # --- los ---------------------------------------------------------------------------------------
 
@@ -240,3 +243,25 @@ def test_unknown_map_names_and_labels(cli):
     assert unknown.code == 2 and "not a bundled map (asl-village, lnl-farm" in unknown.err
     label = cli("map", "los", "asl-village", "4G5", "9G5")
     assert label.code == 2 and "board 9 is not on this map" in label.err
+
+
+def test_render_a_scenario_draws_its_units_at_set_up(cli, tmp_path):
+    scenario = Path(__file__).resolve().parents[2] / "examples" / "vv-hedgerow-ambush.yaml"
+    out = tmp_path / "setup.svg"
+    result = cli("map", "render", str(scenario), "--out", str(out), "--json")
+    assert result.code == 0, result.err
+    assert result.json["units"] == 11 and "with 11 units" in result.json["explanation"]
+    root = ET.fromstring(out.read_text())
+    units = {g.get("data-unit"): g for g in root.iter(f"{SVG}g") if g.get("data-unit")}
+    assert units["sherman"].get("data-hex") == "H8" and units["a4"].get("data-hex") == "A8"
+    assert "state-aboard" in units["a4"].get("class")
+    markers = {(g.get("data-hex"), g.get("data-marker")) for g in root.iter(f"{SVG}g")}
+    assert ("E5", "foxholes") in markers  # the scenario's fortification is drawn
+    titles = [t.text for t in root.iter(f"{SVG}text") if "title" in (t.get("class") or "")]
+    assert titles == ["Hedgerow ambush (V&V AP fire demo): set-up"]
+
+
+def test_render_a_map_file_has_no_units(cli, tmp_path):
+    result = cli("map", "render", "vv-hedgerows", "--out", str(tmp_path / "m.svg"), "--json")
+    assert result.code == 0 and result.json["units"] == 0
+    assert "data-unit" not in (tmp_path / "m.svg").read_text()

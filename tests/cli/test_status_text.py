@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from tests.maps.played import Played
 
 from ordnance.cli.status_text import status_renderables
-from tests.maps.played import Played
 
 GOLDEN = Path(__file__).parent / "golden"
 EXAMPLES = ("asl-d13-demo", "lnl-smoke-wp", "vv-hedgerow-ambush")

@@ -1,14 +1,24 @@
-"""``make run``: a short guided tour of the ASL commands on a bundled example.
+"""``make run``: a short guided tour of all three games, each played on a bundled example.
 
-The example is a small 1945 action: a Soviet T-34/85 (APCR ``A5(4)/6(5)``, the C8.91 example) and
-a German 7.5cm PaK 40 (``A5(2)/4(3)/3(4) H6(3+)!``). Each step prints the command it runs, so a
-newcomer can copy it.
+First the ASL C8 commands on their own: a Soviet T-34/85 (APCR ``A5(4)/6(5)``, the C8.91
+example) and a German 7.5cm PaK 40 (``A5(2)/4(3)/3(4) H6(3+)!``). Each step prints the command
+it runs, so a newcomer can copy it, and what it printed; a refused command's one-line message
+(which the CLI writes on stderr) is shown too.
 
-Then it plays the bundled scenario ``examples/asl-c8-demo.yaml`` as a game on a fresh SQLite file
-in a temporary folder: seeds, shots whose side record changes, refusals, an undo, the reveal of
-the dice seed, and it ends by exporting the log and verifying it. A short D13 leg follows on
-``examples/asl-d13-demo.yaml`` (the map asl-village, dice entered): a move, a smoke mortar aimed
-past grain, the enemy's answer with its discharger, and a picture of the map with the SMOKE.
+Then four short games, each on a fresh SQLite file in a temporary folder:
+
+- ASL C8, ``examples/asl-c8-demo.yaml``: seeds, shots whose side record changes, refusals, an
+  undo, the reveal of the dice seed, the export of the log and its verification;
+- ASL D13, ``examples/asl-d13-demo.yaml`` (the map asl-village, dice entered): a move, a smoke
+  mortar aimed past grain, the enemy's answer with its discharger, a picture of the map;
+- Lock 'n Load Tactical, ``examples/lnl-smoke-wp.yaml``: a WP shell into the farmhouse with
+  its WP checks, a refusal, the pools in the status, a picture;
+- Valor & Victory, ``examples/vv-hedgerow-ambush.yaml``: a fire group's AP attack, the AI
+  fulfilling the Casualty Points, a refusal, a move, the status, a picture.
+
+The LnLT and V&V examples roll fair dice; the tour plays copies of them with ``dice:
+physical`` and enters the dice, so that it reads the same every time. Pictures go to
+``ordnance-tour/`` in the system's temporary folder (PNG too when a converter is installed).
 """
 
 from __future__ import annotations
@@ -21,11 +31,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+import yaml
 from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
 from ordnance.cli.app import main
+from ordnance.core.maps.png import find_converter
 
 STEPS: tuple[tuple[str, str], ...] = (
     (
@@ -86,8 +98,7 @@ def run(console: Console | None = None) -> int:
         if caption:
             out.print(Rule())
             out.print(Text(caption))
-        out.print(Text(f"$ ordnance {command}", style="cyan"))
-        code = main(shlex.split(command))
+        code = run_command(out, command)
         if code != 0:
             return code
     roster = ROOT.parent / "shared" / "data" / "vasl-templates"
@@ -95,8 +106,7 @@ def run(console: Console | None = None) -> int:
     if roster.is_dir():
         out.print(Text("Your own vasl-templates data: German APCR and smoke in June 1944."))
         command = f"asl roster --vasl-templates {roster} --nationality german --date 1944-06"
-        out.print(Text(f"$ ordnance {command}", style="cyan"))
-        code = main(shlex.split(command))
+        code = run_command(out, command)
         if code != 0:
             return code
     else:
@@ -106,8 +116,30 @@ def run(console: Console | None = None) -> int:
                 " to list every vehicle and Gun of a nationality on a date."
             )
         )
+    pictures = Path(tempfile.gettempdir()) / "ordnance-tour"
+    pictures.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="ordnance-tour-") as folder:
-        return play_game(out, Path(folder)) or play_game(out, Path(folder), D13_DEMO, D13_STEPS)
+        for title, scenario, steps, physical in GAMES:
+            out.print(Rule(title))
+            code = play_game(out, Path(folder), scenario, steps, pictures, physical=physical)
+            if code != 0:
+                return code
+    out.print(Rule())
+    out.print(Text(f"The pictures of the maps are in {pictures}."))
+    return 0
+
+
+def run_command(out: Console, command: str) -> int:
+    """Print ``$ ordnance COMMAND``, run it, and show a refusal's or error's message too (the
+    CLI writes it on stderr, one line), so the tour's output reads whole."""
+    out.print(Text(f"$ ordnance {command}", style="cyan"))
+    errors = io.StringIO()
+    with contextlib.redirect_stderr(errors):
+        code = main(shlex.split(command))
+    for line in errors.getvalue().splitlines():
+        kind = "refused" if code == REFUSED else "error"
+        out.print(Text(f"  [{kind}, exit {code}] {line}", style="red"))
+    return code
 
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -221,10 +253,61 @@ D13_STEPS: tuple[tuple[str, str, int], ...] = (
         0,
     ),
     (
-        "The map as it stands: the game's SMOKE beside the map's own, and a LOS through it.",
-        "game render {game} --out {svg} --los 4G5 4J5 --db {db}",
+        "The map as it stands: every counter with its state, the game's SMOKE beside the map's"
+        " own, and a LOS through it.",
+        "{render} --los 4G5 4J5",
         0,
     ),
+)
+
+LNL_DEMO = ROOT / "examples" / "lnl-smoke-wp.yaml"
+LNL_STEPS: tuple[tuple[str, str, int], ...] = (
+    ("The Rally Phase ends; the Germans have the first impulse.", "{german_do} phase next", 0),
+    (
+        "The Panzer IV fires its WP shell at the farmhouse H3: the To Hit DR, then the WP check"
+        " of each unit there (two dice in a building, the higher kept), then the depletion die"
+        " of the WP pool (LNL.W-proc, LNL.W-check, LNL.W-deplete).",
+        "{german_do} wp-shell pz4 --at H3 --dice 2,3 --dice 4,1 --dice 5 --dice 3,2 --dice 6",
+        0,
+    ),
+    ("Its MGs may still fire; it ends its action instead.", "{german_do} end", 0),
+    (
+        "The American half-track carries no shells: refused with the clause.",
+        "{american_do} smoke-shell m3 --at D5 --dice 3,3",
+        REFUSED,
+    ),
+    ("The squad in the orchard moves closer.", "{american_do} move sq2 --to L4", 0),
+    ("The pools, the markers and every unit.", "game status {game} --db {db}", 0),
+    ("The farm with its WP and smoke markers and every counter.", "{render}", 0),
+)
+
+VV_DEMO = ROOT / "examples" / "vv-hedgerow-ambush.yaml"
+VV_STEPS: tuple[tuple[str, str, int], ...] = (
+    ("The American Command Phase ends.", "{american_do} phase next", 0),
+    (
+        "Two squads and their sergeant in D8 fire as one group at the German squad and"
+        " leader in the foxholes of E5 (VV.AP-groups, VV.AP-resolve).",
+        "{american_do} fire a1,a2,sgt --at E5 --dice 1,2",
+        0,
+    ),
+    (
+        "The Germans are played by the AI: it fulfils the Casualty Points, losing the least.",
+        "game ai {game} --side german --token {german} --db {db}",
+        0,
+    ),
+    (
+        "A unit with a Fire marker may not fire again this turn: refused with the clause.",
+        "{american_do} fire a1 --at E5 --dice 3,3",
+        REFUSED,
+    ),
+    ("The Movement Phase: the Sherman advances.", "{american_do} phase next", 0),
+    ("", "{american_do} move sherman --to G8", 0),
+    (
+        "Every unit, the fire groups each side may form, the pools.",
+        "game status {game} --db {db}",
+        0,
+    ),
+    ("The hedgerows with every counter, the foxholes and the smoke.", "{render}", 0),
 )
 
 
@@ -233,18 +316,23 @@ def play_game(
     folder: Path,
     scenario: Path = SCENARIO,
     steps: tuple[tuple[str, str, int], ...] = GAME_STEPS,
+    pictures: Path | None = None,
+    *,
+    physical: bool = False,
 ) -> int:
-    """Play a bundled scenario on a SQLite file in ``folder`` (the C8 one ends by verifying its
-    log)."""
+    """Play a bundled scenario on a SQLite file in ``folder``; pictures go to ``pictures``.
+    ``physical``: play a copy whose dice are entered (a fair-dice example)."""
     db = f"sqlite:///{folder / 'games.sqlite3'}"
-    out.print(Rule())
+    played = _physical_copy(scenario, folder) if physical else scenario
     out.print(
         Text(
-            "Now as a game between two sides: a SQLite file, the bundled scenario"
-            f" {scenario.relative_to(ROOT)}."
+            "A game between two sides on a SQLite file: the bundled scenario"
+            f" {scenario.relative_to(ROOT)}"
+            + ("" if played == scenario else ", with the dice entered by hand")
+            + "."
         )
     )
-    command = f"game new {shlex.quote(str(scenario))} --db {db} --json"
+    command = f"game new {shlex.quote(str(played))} --db {db} --json"
     out.print(Text(f"$ ordnance {command}", style="cyan"))
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
@@ -253,8 +341,10 @@ def play_game(
     if code != 0:
         return code
     made = json.loads(captured.getvalue())
+    picture = (pictures or folder) / f"{scenario.stem}.svg"
     names = {"db": db, "game": made["game"], "log": str(folder / "game-log.json")}
-    names["svg"] = str(folder / "village.svg")
+    png = " --png" if find_converter() is not None else ""
+    names["render"] = f"game render {made['game']} --out {picture} --db {db}{png}"
     for side, token in made["tokens"].items():
         names[side] = token
         names[f"{side}_do"] = f"game do {made['game']} --side {side} --token {token} --db {db}"
@@ -262,12 +352,31 @@ def play_game(
         if caption:
             out.print(Rule())
             out.print(Text(caption))
-        command = template.format(**names)
-        out.print(Text(f"$ ordnance {command}", style="cyan"))
-        code = main(shlex.split(command))
+        code = run_command(out, template.format(**names))
         if code != expected:
             return code or 1
     return 0
+
+
+def _physical_copy(scenario: Path, folder: Path) -> Path:
+    """The scenario itself when it takes entered dice, else a copy with ``dice: physical``
+    (its map named as bundled, or made absolute) so the tour's rolls are the ones it shows."""
+    data = yaml.safe_load(scenario.read_text(encoding="utf-8"))
+    if data.get("dice") == "physical":
+        return scenario
+    data["dice"] = "physical"
+    copy = folder / scenario.name
+    copy.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return copy
+
+
+# (title, scenario, steps, whether the tour enters the dice of a fair-dice example).
+GAMES: tuple[tuple[str, Path, tuple[tuple[str, str, int], ...], bool], ...] = (
+    ("ASL: the C8 side record as a game", SCENARIO, GAME_STEPS, False),
+    ("ASL: D13 smoke dispensers on a map", D13_DEMO, D13_STEPS, False),
+    ("Lock 'n Load Tactical: Smoke and WP shells", LNL_DEMO, LNL_STEPS, True),
+    ("Valor & Victory: AP fire and an AI", VV_DEMO, VV_STEPS, True),
+)
 
 
 if __name__ == "__main__":

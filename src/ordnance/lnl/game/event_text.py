@@ -26,7 +26,7 @@ def describe(kind: str, data: Mapping[str, Any]) -> str:
     if kind == "phase":
         return f"Turn {data['turn']}: the {data['phase']} phase; {data['impulse']} has the impulse."
     if kind == "impulse":
-        return f"The impulse goes to {data['side']} ({data['passes']} pass(es) in a row)."
+        return f"The impulse goes to {data['side']} (passes in a row: {data['passes']})."
     if kind == "fired":
         weapon = _name(data["weapon"])
         what = "its MGs" if data["weapon"] == "mg" else f"a {weapon} shell"
