@@ -187,6 +187,9 @@ class _Drawing:
 
     # --- the picture ------------------------------------------------------------------------
     def draw(self, los: LosVerdict | None, arc: ArcView | None) -> str:
+        self.plan_tags(los)
+        ends = [] if los is None else [los.line.firer, los.line.target]
+        self.edged = {*ends, *([] if arc is None else [arc.origin]), *(t[0] for t in self.tags)}
         self.terrain()
         if arc is not None:
             self.arc(arc)
@@ -313,7 +316,8 @@ class _Drawing:
             if hex not in self.m or not names:
                 continue
             x, y = self.centre(hex)
-            crowded = self.has_units(hex)
+            # With units, or a LOS end or tag at its edges, the markers keep to the bottom row.
+            crowded = self.has_units(hex) or hex in self.edged
             height = self.s * (0.22 if crowded else 0.38 if not self.stacks else 0.3)
             font = height * 0.72
             cy = y + self.s * 0.69 if crowded else y + self.s * 0.08
@@ -423,16 +427,37 @@ class _Drawing:
             )
         self.cross(stop)
 
+    def plan_tags(self, los: LosVerdict | None) -> None:
+        """Which hex's right edge carries each range's ``+N`` tag: the hindering hex, or a hex
+        of the pair or hexside that hinders (one tag per hex; a second one goes below it)."""
+        self.tags: list[tuple[Hex, int, str]] = []
+        if los is None:
+            return
+        used: dict[Hex, int] = {}
+        for hindrance in los.hindrances:
+            hexes = [
+                h
+                for place in hindrance.places
+                for h in ((place,) if isinstance(place, Hex) else place.hexes)
+                if h in self.m
+            ]
+            if not hexes:
+                continue
+            free = [h for h in hexes if h not in used]
+            hex = (free or hexes)[0]
+            used[hex] = used.get(hex, -1) + 1
+            self.tags.append((hex, used[hex], f"+{hindrance.drm}"))
+
     def hindrance_tags(self, los: LosVerdict) -> None:
         for hindrance in los.hindrances:
-            x, y = self._place_point(hindrance.places)
-            if len(hindrance.places) == 1 and isinstance(hindrance.places[0], Hex):
-                x += self.s * 0.72  # the hex's right edge, clear of markers and counters
-            self._tag(x, y, f"+{hindrance.drm}")
             for place in hindrance.places:
                 if isinstance(place, Hexside):
                     a, b = self.side_points(place)
                     self.line(a, b, f'stroke="{HIND_COLOUR}" stroke-width="3"')
+        for hex, nth, words in self.tags:
+            x, y = self.centre(hex)
+            # The hex's right edge, clear of its markers, counters and LOS end.
+            self._tag(x + self.s * 0.72, y + nth * self.s * 0.34, words)
 
     def _place_point(self, places: Iterable[Hex | Hexside]) -> Point:
         points = []

@@ -11,7 +11,7 @@ Widths are estimated from DejaVu Sans's proportions (narrow, wide and other lett
 generously, so that a title, a legend column or a badge is never narrower than its words.
 
 >>> [round(side, 2) for _, _, side in grid_slots(3)]
-[0.54, 0.54, 0.54]
+[0.52, 0.52, 0.52]
 >>> 40 < text_width("Hedgerow", 12) < 70
 True
 """
@@ -74,23 +74,27 @@ def side_colours(sides: Iterable[str]) -> dict[str, str]:
 def grid_slots(count: int) -> list[tuple[float, float, float]]:
     """Where a stack's counters sit in a hex of size 1: each centre offset and side.
 
-    One counter fills the middle; two stand side by side; three or four make a 2x2 grid; up
-    to nine a 3x3 grid; more share the last slot, fanned. Every slot lies inside the hex, below
-    its label and above its markers' row.
+    One counter fills the middle; two stand side by side; three or four make a 2x2 grid, up to
+    nine a 3x3 grid, up to sixteen a 4x4 grid; more share the last slot, fanned (the tooltips
+    and the status still list them all). Every slot lies inside the hex, below its label and
+    above its markers' row, clear of its left and right edges' tags.
     """
     if count <= 1:
         return [(0.0, -0.04, 0.84)][:count]
     if count == 2:
-        return [(-0.29, -0.02, 0.54), (0.29, -0.02, 0.54)]
+        return [(-0.28, -0.02, 0.52), (0.28, -0.02, 0.52)]
     if count <= 4:
-        cells = [(-0.29, -0.27), (0.29, -0.27), (-0.29, 0.3), (0.29, 0.3)]
-        return [(x, y, 0.54) for x, y in cells[:count]]
-    cells = [(x, y) for y in (-0.32, 0.04, 0.4) for x in (-0.37, 0.0, 0.37)]
-    slots = [(x, y, 0.34) for x, y in cells[: min(count, 9)]]
-    for extra in range(count - 9):
+        cells = [(-0.28, -0.27), (0.28, -0.27), (-0.28, 0.3), (0.28, 0.3)]
+        return [(x, y, 0.52) for x, y in cells[:count]]
+    if count <= 9:
+        cells = [(x, y) for y in (-0.32, 0.04, 0.4) for x in (-0.37, 0.0, 0.37)]
+        return [(x, y, 0.34) for x, y in cells[:count]]
+    cells = [(x, y) for y in (-0.39, -0.13, 0.13, 0.39) for x in (-0.39, -0.13, 0.13, 0.39)]
+    slots = [(x, y, 0.24) for x, y in cells[: min(count, 16)]]
+    for extra in range(count - 16):
         x, y = cells[-1]
-        step = 0.03 * (extra + 1)
-        slots.append((x - step, y - step, 0.34))
+        step = 0.02 * (extra + 1)
+        slots.append((x - step, y - step, 0.24))
     return slots
 
 
@@ -239,20 +243,31 @@ def _glyph(kind: str, c: float) -> str:
     return f'<g class="glyph">{frame}{inner}</g>'
 
 
+MAX_BADGE_ROWS = 3
+
+
 def _badge_rows(counter: CounterView, c: float) -> list[list[tuple[str, str, float]]]:
-    """The badges in rows that fit the counter's width: (key, text, width) each."""
+    """The badges in rows that fit the counter's width, at most three rows: (key, text, width)
+    each. What would not fit is one ``+N`` badge (the classes and the tooltip keep them all)."""
     size = c * 0.19
     room = c * 0.94
-    rows: list[list[tuple[str, str, float]]] = []
-    used = room + 1
-    for badge in counter.badges:
-        width = min(room, text_width(badge.text, size, bold=True) + c * 0.08)
-        if used + width + c * 0.03 > room:
-            rows.append([])
-            used = -c * 0.03
-        rows[-1].append((badge.key, badge.text, width))
-        used += width + c * 0.03
-    return rows
+    gap = c * 0.03
+    badges = [(b.key, b.text) for b in counter.badges]
+    while True:
+        rows: list[list[tuple[str, str, float]]] = []
+        used = room + 1
+        for key, text in badges:
+            width = min(room, text_width(text, size, bold=True) + c * 0.08)
+            if used + width + gap > room:
+                rows.append([])
+                used = -gap
+            rows[-1].append((key, text, width))
+            used += width + gap
+        if len(rows) <= MAX_BADGE_ROWS:
+            return rows
+        kept = len(badges) - 2
+        hidden = len(counter.badges) - kept
+        badges = [*[(b.key, b.text) for b in counter.badges[:kept]], ("more", f"+{hidden}")]
 
 
 def _badges(rows: list[list[tuple[str, str, float]]], c: float, font: str) -> list[str]:
