@@ -6,7 +6,8 @@ boundary rays dashed, the hexes a LOS crosses outlined in gold (the two hexes of
 hexside in blue, with that hexside drawn blue), hexside features as thick coloured edges, hex
 labels, markers as labelled tags, the LOS line itself (dashed past a block, a red cross on what
 blocks it), the units' counters (:mod:`.counters`), each range's hindrance as a red ``+N`` tag,
-the LOS and arc ends (``F``, ``T``, ``A``), and under the map a legend and the verdict in words.
+the LOS and arc ends (``F``, ``T``, ``A``), and under the map a legend and the verdict in words
+(:mod:`.svg_legend`).
 
 Each hex has its places, so nothing drawn in it hides another: the label along the top, the
 counters in the middle (one, two side by side, or a 2x2 or 3x3 grid for a stack), the markers
@@ -43,7 +44,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from ordnance.core.hexgrid import Arc, Corner, Direction, Hex, Hexside, Vertex
-from ordnance.core.maps.counters import BADGE_WORDS, CounterView, css_name
+from ordnance.core.maps.counters import CounterView, css_name
 from ordnance.core.maps.model import GameMap
 from ordnance.core.maps.svg_counters import (
     counter_svg,
@@ -51,13 +52,21 @@ from ordnance.core.maps.svg_counters import (
     side_colours,
     text_width,
 )
-from ordnance.core.maps.terrain import Feature, TerrainChart
+from ordnance.core.maps.svg_legend import (
+    ARC_COLOUR,
+    CROSSED_COLOUR,
+    FONT,
+    HIND_COLOUR,
+    LOS_COLOUR,
+    PAIR_COLOUR,
+    Legend,
+    legend_svg,
+    wrap_to,
+)
+from ordnance.core.maps.terrain import TerrainChart
 from ordnance.core.maps.verdict import LosVerdict
 
 SQRT3 = math.sqrt(3)
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-LOS_COLOUR, PAIR_COLOUR, HIND_COLOUR = "#c62828", "#1e88e5", "#d32f2f"
-CROSSED_COLOUR, ARC_COLOUR = "#f9a825", "#7b1fa2"
 PLAIN_SIZE, COUNTER_SIZE = 26.0, 48.0  # default hex sizes: a bare map, a map with units
 Point = tuple[float, float]
 
@@ -117,7 +126,7 @@ class _Drawing:
         # The title wraps to the width; the map starts below its last line.
         self.title_size = min(size * 0.62, 22.0)
         room = self.width - 2 * self.margin
-        self.title_lines = _wrap_to(heading, room, self.title_size, bold=True)
+        self.title_lines = wrap_to(heading, room, self.title_size, bold=True)
         self.top = self.s * 0.6 + len(self.title_lines) * self.title_size * 1.3 + size * 0.4
         self.dx = self.margin - min(xs) + size
         self.dy = self.top - min(ys) + size * SQRT3 / 2
@@ -207,8 +216,15 @@ class _Drawing:
             self.end(los.line.target, "T", LOS_COLOUR)
         if arc is not None:
             self.end(arc.origin, "A", ARC_COLOUR)
-        legend_top = self.map_bottom + self.s * 0.8
-        height = self.legend(legend_top, los, arc)
+        badges = {b.text: b.key for stack in self.stacks.values() for c in stack for b in c.badges}
+        parts, height = legend_svg(
+            Legend(self.m, self.chart, self.colours, badges, los, arc),
+            left=self.margin,
+            room=self.width - 2 * self.margin,
+            top=self.map_bottom + self.s * 0.8,
+            scale=min(self.s, 30.0),  # the legend's own scale: readable, never huge
+        )
+        self.parts += parts
         for index, words in enumerate(self.title_lines):
             self.text(
                 self.width / 2,
@@ -500,137 +516,8 @@ class _Drawing:
         )
         self.text(x, y + side * 0.3, letter, side * 0.75, 'fill="#ffffff" font-weight="bold"')
 
-    # --- legend -----------------------------------------------------------------------------
-    def legend(self, top: float, los: LosVerdict | None, arc: ArcView | None) -> float:
-        """Swatches for what the map uses, the sides' counters and the badges shown, then the
-        verdict; returns the picture's height."""
-        u = min(self.s, 30.0)  # the legend's own scale: readable, never huge
-        used_terrain = sorted({self.m.terrain(h) for h in self.m})
-        used_sides = sorted(set(self.m.hexsides.values()))
-        used_markers = sorted({n for names in self.m.markers.values() for n in names})
-        entries: list[tuple[str, str]] = []
-        entries += [("hex", name) for name in used_terrain]
-        entries += [("hexside", name) for name in used_sides]
-        entries += [("marker", name) for name in used_markers]
-        entries += [("side", side) for side in self.colours]
-        badges = {b.text: b.key for stack in self.stacks.values() for c in stack for b in c.badges}
-        entries += [("badge", text) for text in sorted(badges)]
-        if los is not None:
-            entries += [("key", "crossed"), ("key", "pair"), ("key", "hindrance")]
-            if los.blocked is not None:
-                entries.append(("key", "block"))
-        if arc is not None:
-            entries.append(("key", "arc"))
-        font = u * 0.36
-        labels = [self._legend_label(kind, name, badges) for kind, name in entries]
-        widest = max((text_width(label, font) for label in labels), default=0.0)
-        column_width = u * 1.3 + widest + u * 0.6
-        room = self.width - 2 * self.margin
-        per_row = max(1, int(room // column_width))
-        row_height = u * 0.8
-        for index, ((kind, name), label) in enumerate(zip(entries, labels, strict=True)):
-            x = self.margin + (index % per_row) * column_width
-            y = top + (index // per_row) * row_height
-            self._swatch(kind, name, label, (x, y), u)
-        y = top + ((len(entries) + per_row - 1) // per_row) * row_height + u * 0.4
-        lines = []
-        if arc is not None:
-            lines.append(f"Arc: {arc.label or arc.arc} from {self.m.label(arc.origin)}")
-        if los is not None:
-            lines.append(f"LOS ({los.game}): {los.explanation}")
-            if los.cover is not None:
-                lines.append(f"Target's cover: {los.cover.reason}")
-        for line in lines:
-            for chunk in _wrap_to(line, room, font * 1.1):
-                self.add(
-                    f'<text x="{self.margin:.1f}" y="{y + u * 0.3:.1f}" '
-                    f'font-size="{font * 1.1:.1f}" font-family="{FONT}">{escape(chunk)}</text>'
-                )
-                y += u * 0.55
-        return y + u * 0.5
-
-    def _legend_label(self, kind: str, name: str, badges: dict[str, str]) -> str:
-        if kind == "hex":
-            return f"{name}{_what(self.chart.hex(name))}"
-        if kind == "hexside":
-            return f"{name} (hexside){_what(self.chart.hexside(name))}"
-        if kind == "marker":
-            return f"{name} ({self.chart.marker(name).mark or 'marker'})"
-        if kind == "side":
-            return f"{name} counters"
-        if kind == "badge":
-            key = badges[name]
-            return f"{name}: {BADGE_WORDS.get(key, key.replace('-', ' '))}"
-        return {
-            "crossed": "hex the LOS crosses",
-            "pair": "pair along a hexside",
-            "hindrance": "+N hindrance at that range",
-            "block": "what blocks the LOS",
-            "arc": "in the arc",
-        }[name]
-
-    def _swatch(self, kind: str, name: str, label: str, at: Point, u: float) -> None:
-        (x, y), w, h = at, u * 0.9, u * 0.55
-        box = f'x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}"'
-        if kind == "hex":
-            self.add(f'<rect {box} fill="{self.chart.hex(name).colour}" stroke="#8d8d8d"/>')
-        elif kind == "hexside":
-            self.line(
-                (x, y + h / 2),
-                (x + w, y + h / 2),
-                f'stroke="{self.chart.hexside(name).colour}" stroke-width="{u * 0.2:.1f}"',
-            )
-        elif kind == "marker":
-            colour = self.chart.marker(name).colour
-            self.add(f'<rect {box} rx="{h * 0.25:.1f}" fill="{colour}" stroke="#212121"/>')
-        elif kind == "side":
-            self.add(f'<rect {box} rx="2" fill="{self.colours[name]}" stroke="#212121"/>')
-        elif kind == "badge":
-            self.add(f'<rect {box} rx="{h * 0.3:.1f}" fill="#fff8e1" stroke="#212121"/>')
-            self.text(x + w / 2, y + h * 0.72, name, h * 0.55, 'font-weight="bold"')
-        else:
-            colour = {
-                "crossed": CROSSED_COLOUR,
-                "pair": PAIR_COLOUR,
-                "hindrance": HIND_COLOUR,
-                "block": HIND_COLOUR,
-                "arc": ARC_COLOUR,
-            }[name]
-            self.add(
-                f'<rect {box} fill="{colour}" fill-opacity="0.3" stroke="{colour}" '
-                'stroke-width="2"/>'
-            )
-        self.add(
-            f'<text x="{x + w + u * 0.2:.1f}" y="{y + h * 0.8:.1f}" '
-            f'font-size="{u * 0.36:.1f}" font-family="{FONT}">{escape(label)}</text>'
-        )
-
-
-def _what(feature: Feature) -> str:
-    if feature.blocks:
-        return ": blocks"
-    if feature.hindrance:
-        return f": +{feature.hindrance}"
-    return ""
-
 
 def _ink(colour: str, light: str = "#ffffff") -> str:
     """Dark text on a light fill, light text on a dark one."""
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return "#212121" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else light
-
-
-def _wrap_to(text: str, room: float, size: float, *, bold: bool = False) -> list[str]:
-    """Words in lines no wider than ``room`` pixels at font ``size`` (a long word alone)."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if current and text_width(trial, size, bold=bold) > room:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines or [""]
