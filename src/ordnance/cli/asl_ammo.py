@@ -48,7 +48,7 @@ def ammo_command(
     notation: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[NOTATION...]",
+            metavar="NOTATION...",
             help="Capability tokens, e.g. 'A5(4)/6(5) s7 sD7' (spaces or commas between).",
         ),
     ] = None,

@@ -77,7 +77,8 @@ def _rows(
     afv = unit.get("afv")
     if afv is not None:
         rows += _afv_rows(afv)
-    done = [word for word in ("moved", "manned") if unit.get(word)]
+    done = ["fired this phase"] if any(u == unit_id for u, _ in fired) else []
+    done += [word for word in ("moved", "manned") if unit.get(word)]
     if unit.get("malfunctioned"):
         done.append("malfunctioned")
     rows.append(("this turn", ", ".join(done) or "nothing yet"))
