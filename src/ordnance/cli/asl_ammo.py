@@ -18,7 +18,7 @@ from rich.text import Text
 from ordnance.asl.capabilities import AmmoContext, Capability, evaluate_text
 from ordnance.asl.dates import ScenarioDate, Theater, parse_nationality
 from ordnance.asl.notation import format_capabilities
-from ordnance.asl.vasl_templates import find_unit, roster
+from ordnance.asl.vasl_templates import find_unit, plain_name, roster
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import emit
 from ordnance.core.errors import BadInput
@@ -88,7 +88,7 @@ def ammo_command(
             raise BadInput("option", "--vehicle", "needs --vasl-templates DIR and --nationality")
         entry = find_unit(vasl_templates, side, when, vehicle)
         text = format_capabilities(entry.tokens)
-        title = f"{entry.name} ({entry.id}): {text or 'no special ammunition'}"
+        title = f"{plain_name(entry.name)} ({entry.id}): {text or 'no special ammunition'}"
     elif not notation:
         raise BadInput("notation", "", "give the counter's tokens, or --vehicle NAME")
     else:
@@ -134,7 +134,7 @@ def roster_command(
         table.add_column(column, overflow="fold")
     for unit in ruling.units:
         table.add_row(
-            Text(unit.name),
+            Text(plain_name(unit.name)),
             Text(unit.kind),
             Text(_present(unit.capabilities)),
             Text(" ".join(c.token for c in unit.capabilities if not c.available)),

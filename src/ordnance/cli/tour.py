@@ -93,7 +93,13 @@ STEPS: tuple[tuple[str, str], ...] = (
 def run(console: Console | None = None) -> int:
     """Run every step; stop at the first failure and return its exit code."""
     out = console or Console(highlight=False)
-    out.print(Text("ordnance: a guided tour of the ASL C8 commands", style="bold"))
+    out.print(
+        Text(
+            "ordnance: a guided tour of ASL (C8 and D13), Lock 'n Load Tactical and Valor &"
+            " Victory",
+            style="bold",
+        )
+    )
     for caption, command in STEPS:
         if caption:
             out.print(Rule())
@@ -104,11 +110,20 @@ def run(console: Console | None = None) -> int:
     roster = ROOT.parent / "shared" / "data" / "vasl-templates"
     out.print(Rule())
     if roster.is_dir():
-        out.print(Text("Your own vasl-templates data: German APCR and smoke in June 1944."))
-        command = f"asl roster --vasl-templates {roster} --nationality german --date 1944-06"
-        code = run_command(out, command)
-        if code != 0:
-            return code
+        out.print(
+            Text(
+                "Your own vasl-templates data: the German Panzer IVs in June 1944 (a name filter,"
+                " any case, and a nationality alias), then one of them looked up by name."
+            )
+        )
+        where = f"--vasl-templates {roster} --date 1944-06"
+        for command in (
+            f'asl roster {where} --nationality ge --name "pzkpfw iv"',
+            f'asl ammo --vehicle "PzKpfw IVH" {where} --nationality german',
+        ):
+            code = run_command(out, command)
+            if code != 0:
+                return code
     else:
         out.print(
             Text(
@@ -284,6 +299,12 @@ LNL_STEPS: tuple[tuple[str, str, int], ...] = (
 VV_DEMO = ROOT / "examples" / "vv-hedgerow-ambush.yaml"
 VV_STEPS: tuple[tuple[str, str, int], ...] = (
     ("The American Command Phase ends.", "{american_do} phase next", 0),
+    (
+        "Before firing: the exact odds of 10 APFP at +2 (foxholes, crops), each CP result and"
+        " the chance of that many or more (SYS.odds).",
+        "vv odds --apfp 10 --drm 2",
+        0,
+    ),
     (
         "Two squads and their sergeant in D8 fire as one group at the German squad and"
         " leader in the foxholes of E5 (VV.AP-groups, VV.AP-resolve).",
