@@ -332,12 +332,13 @@ class _Drawing:
             if hex not in self.m or not names:
                 continue
             x, y = self.centre(hex)
-            # With units, or a LOS end or tag at its edges, the markers keep to the bottom row.
-            crowded = self.has_units(hex) or hex in self.edged
+            # Under units the markers keep to the bottom row; between a LOS end or tag at the
+            # hex's edges they keep to the middle, no wider than the room the edges leave.
+            crowded = self.has_units(hex)
             height = self.s * (0.22 if crowded else 0.38 if not self.stacks else 0.3)
             font = height * 0.72
             cy = y + self.s * 0.69 if crowded else y + self.s * 0.08
-            room = self.s * (1.04 if crowded else 1.3)
+            room = self.s * (1.04 if crowded or hex in self.edged else 1.3)
             marks = [self.chart.marker(n).mark or n[:3].upper() for n in names]
             widths = [
                 max(height * 1.5, text_width(m, font, bold=True) + height * 0.5) for m in marks
