@@ -61,3 +61,17 @@ def test_status_text_has_no_reprs_and_fits_80_columns(name, moves):
     assert "None" not in text and "True" not in text and "False" not in text
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "may:" in text or "may do nothing" in text
+
+
+def test_waiting_decisions_are_said_in_words():
+    lnl = status_of(Played("lnl-smoke-wp"))
+    landing = {"unit": "pz4", "side": "german", "chooser": "american", "kind": "smoke"}
+    lnl["state"]["pending"] = {**landing, "result": "short", "candidates": ["E5", "E6"]}
+    lnl["state"]["action"] = {"unit": "pz4", "shell": "smoke"}
+    text = " ".join(text_of(lnl).split())
+    assert "american chooses where the smoke shell of pz4 lands (short), among E5 and E6" in text
+    assert "The action of pz4 is open after its smoke shell" in text
+    vv = status_of(Played("vv-hedgerow-ambush", 2))
+    text = " ".join(text_of(vv).split())
+    assert "Waiting: 3 CP in E5 from the attack of american, for german to assign" in text
+    assert "german may: assign-cp --auto" in text
