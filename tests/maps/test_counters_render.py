@@ -77,6 +77,19 @@ def boxes(root: ET.Element) -> list[tuple[str, float, float, float, float]]:
     return found
 
 
+def overlapping(found: list[tuple[str, float, float, float, float]]) -> list[tuple]:
+    """Every pair of boxes that overlap (a sweep along x: boxes apart in x are never compared)."""
+    ordered = sorted(found, key=lambda b: b[1])
+    pairs = []
+    for index, a in enumerate(ordered):
+        for b in ordered[index + 1 :]:
+            if b[1] >= a[1] + a[3] - 0.01:
+                break
+            if not (a[2] + a[4] <= b[2] + 0.01 or b[2] + b[4] <= a[2] + 0.01):
+                pairs.append((a, b))
+    return pairs
+
+
 def _centroid(polygon: ET.Element) -> tuple[float, float]:
     points = [tuple(map(float, p.split(","))) for p in polygon.get("points", "").split()]
     return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
@@ -154,7 +167,8 @@ def test_no_two_marker_or_badge_boxes_overlap(pictures, name):
     _, root, _ = pictures[name]
     found = boxes(root)
     assert any("badge-box" in b[0] for b in found) and any("marker-box" in b[0] for b in found)
-    for a, b in itertools.combinations(found, 2):
+    assert overlapping(found) == []
+    for a, b in itertools.combinations(found, 2):  # the sweep, checked against every pair
         apart = (
             a[1] + a[3] <= b[1] + 0.01
             or b[1] + b[3] <= a[1] + 0.01

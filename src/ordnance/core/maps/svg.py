@@ -338,7 +338,7 @@ class _Drawing:
             height = self.s * (0.22 if crowded else 0.38 if not self.stacks else 0.3)
             font = height * 0.72
             cy = y + self.s * 0.69 if crowded else y + self.s * 0.08
-            room = self.s * (1.04 if crowded or hex in self.edged else 1.3)
+            room = self.s * (1.04 if crowded else 0.96 if hex in self.edged else 1.3)
             marks = [self.chart.marker(n).mark or n[:3].upper() for n in names]
             widths = [
                 max(height * 1.5, text_width(m, font, bold=True) + height * 0.5) for m in marks
