@@ -14,17 +14,21 @@ from importlib import resources
 import icepool
 import pytest
 
+from ordnance.asl.depletion import resolve_depletion
 from ordnance.asl.odds import (
     SHOT_ORDER,
     canister_odds,
     canister_table,
+    depletion_grid,
     depletion_odds,
     depletion_table,
     result_severity,
     supply_label,
     supply_table,
 )
+from ordnance.asl.odds import shot_label as odds_label
 from ordnance.asl.settings import Settings
+from ordnance.core.dice import DR
 from ordnance.core.rulings import DRM
 
 DICE = [(white, colored) for white in range(1, 7) for colored in range(1, 7)]
@@ -230,3 +234,42 @@ def test_canister_table_runs_from_worst_to_none():
     labels = [row.outcome for row in rows]
     assert labels[0] == "5KIA" and labels[-1] == "1MC"  # Final DR 2 and 12 on the 36 column
     assert labels == sorted(labels, key=result_severity)
+
+
+@pytest.mark.clause("SYS.odds", "C8.9-lt", "C8.9-eq", "C8.9-gt", "C8.92")
+@pytest.mark.parametrize("intensive_fire", [False, True])
+@pytest.mark.parametrize("still_resolves", [True, False])
+def test_rolls_with_one_total_get_one_label(intensive_fire, still_resolves):
+    # The odds resolve one roll per total (asl/odds.py); every ordered roll must agree with it.
+    settings = Settings(malf_shot_still_resolves=still_resolves)
+    for number in range(1, 13):
+        for breakdown in (None, *range(4, 13)):
+            labels: dict[int, set[tuple[str, str, str]]] = {}
+            for roll in DR.all():
+                ruling = resolve_depletion(
+                    number, roll, breakdown, intensive_fire, settings=settings
+                )
+                labels.setdefault(roll.total, set()).add(
+                    tuple(odds_label(ruling, hit) for hit in (None, True, False))
+                )
+            assert all(len(seen) == 1 for seen in labels.values())
+
+
+@pytest.mark.clause("SYS.odds")
+@pytest.mark.parametrize("breakdown", [None, 9])
+def test_grid_cells_match_brute_force(breakdown):
+    strict = Settings(hit_when_final_at_most_to_hit=False)
+    grid = depletion_grid(range(2, 13), [None, *range(1, 14)], range(-4, 5), breakdown=breakdown)
+    strict_grid = depletion_grid([7], [7], [-1, 0, 1], settings=strict)
+    for (number, to_hit, drm), odds in grid.items():
+        expected = brute(
+            lambda dr, n=number, t=to_hit, d=drm: shot_label(
+                dr, n, to_hit=t, drm=d, breakdown=breakdown
+            )
+        )
+        assert as_dict(odds) == odds.fractions() == expected
+    for (_, _, drm), odds in strict_grid.items():
+        # Strictly below the To Hit number: used (DR < 7) and Final DR < 7.
+        used_hit = brute(lambda dr, d=drm: dr < 7 and dr + d < 7)[True]
+        assert odds == depletion_odds(7, to_hit=7, drm=drm, settings=strict)
+        assert odds["used, hit"] == used_hit

@@ -27,9 +27,10 @@ Fraction(11, 36)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 
 from ordnance.asl.canister import Adjacent, CanisterRuling, canister_attack
 from ordnance.asl.depletion import OUTCOMES, DepletionRuling, resolve_depletion
@@ -57,9 +58,16 @@ def hits(final_dr: int, to_hit: int, settings: Settings = DEFAULT) -> bool:
     >>> hits(7, 7), hits(7, 7, Settings(hit_when_final_at_most_to_hit=False))
     (True, False)
     """
-    if settings.hit_when_final_at_most_to_hit:
-        return final_dr <= to_hit
-    return final_dr < to_hit
+    return final_dr <= highest_hitting_dr(to_hit, settings)
+
+
+def highest_hitting_dr(to_hit: int, settings: Settings = DEFAULT) -> int:
+    """The highest Final DR that still hits (C3): the To Hit number, or one less when strict.
+
+    >>> highest_hitting_dr(7), highest_hitting_dr(7, Settings(hit_when_final_at_most_to_hit=False))
+    (7, 6)
+    """
+    return to_hit if settings.hit_when_final_at_most_to_hit else to_hit - 1
 
 
 def shot_label(ruling: DepletionRuling, hit: bool | None) -> str:
@@ -92,26 +100,124 @@ def depletion_odds(
     Fraction(1, 12)
     """
 
-    rulings = _depletion_rulings(depletion_number, breakdown, intensive_fire, settings)
-
-    def label(roll: DR) -> str:
-        hit = None if to_hit is None else hits(roll.total + drm, to_hit, settings)
-        return shot_label(rulings[roll], hit)
-
-    return Distribution.dr().map(label)
+    counts = _ShotCounts.of(depletion_number, breakdown, intensive_fire, settings)
+    return counts.cell(to_hit, drm, settings)
 
 
-@lru_cache(maxsize=256)
-def _depletion_rulings(
-    depletion_number: int, breakdown: int | None, intensive_fire: bool, settings: Settings
-) -> dict[DR, DepletionRuling]:
-    """The ruling of every ordered DR; tables over To Hit numbers and DRMs share them."""
-    return {
-        roll: resolve_depletion(
-            depletion_number, roll, breakdown, intensive_fire, settings=settings
+def depletion_grid(
+    depletion_numbers: Iterable[int],
+    to_hits: Iterable[int | None],
+    drms: Iterable[int],
+    *,
+    breakdown: int | None = None,
+    intensive_fire: bool = False,
+    settings: Settings = DEFAULT,
+) -> dict[tuple[int, int | None, int], Distribution[str]]:
+    """:func:`depletion_odds` of every (Depletion Number, To Hit, DRM) cell, keyed so.
+
+    The 36 rulings are made once per Depletion Number; each cell is then read off prefix sums
+    in constant time.
+
+    >>> grid = depletion_grid([7], [6], [0, 1])
+    >>> grid[7, 6, 1] == depletion_odds(7, to_hit=6, drm=1)
+    True
+    """
+    tos, modifiers = list(to_hits), list(drms)
+    grid: dict[tuple[int, int | None, int], Distribution[str]] = {}
+    for number in depletion_numbers:
+        counts = _ShotCounts.of(number, breakdown, intensive_fire, settings)
+        for to_hit in tos:
+            for drm in modifiers:
+                grid[number, to_hit, drm] = counts.cell(to_hit, drm, settings)
+    return grid
+
+
+# The Original DR totals a DR can show, and the index of each total in the prefix sums below.
+_LOWEST, _HIGHEST = 2, 12
+_ROLLS = 36
+
+
+def _rolls_by_total() -> tuple[tuple[DR, int], ...]:
+    """One ordered roll for each total, with the number of ordered rolls showing that total."""
+    first: dict[int, DR] = {}
+    ways: dict[int, int] = {}
+    for roll in DR.all():
+        first.setdefault(roll.total, roll)
+        ways[roll.total] = ways.get(roll.total, 0) + 1
+    return tuple((first[total], ways[total]) for total in sorted(first))
+
+
+_ONE_ROLL_PER_TOTAL = _rolls_by_total()
+
+
+class _ShotCounts:
+    """The 36 depletion rulings of one Depletion Number, counted by label and DR total.
+
+    A shot's label is what its ruling says plus hit or miss. The depletion and breakdown checks
+    read the Original DR, the total of the two dice (C8.9, C8.92), so every ordered roll with one
+    total gets the same ruling: one roll per total is resolved and weighted by how many of the
+    36 show that total (tests check the premise against all 36). Whether it hits reads only the
+    Final DR, Original total + DRM (C3). So the count of each label in a cell is a prefix sum
+    over totals: ``below[i][j]`` counts the rolls of the i-th kind of ruling whose total is under
+    ``_LOWEST + j``.
+    """
+
+    __slots__ = ("below", "by_cut", "labels")
+
+    def __init__(self, rulings: Iterable[tuple[DepletionRuling, int]]) -> None:
+        by_total: dict[tuple[str, str, str], list[int]] = {}
+        for ruling, ways in rulings:
+            # The labels without a To Hit number, with a hit and with a miss.
+            key = (
+                shot_label(ruling, None),
+                shot_label(ruling, True),
+                shot_label(ruling, False),
+            )
+            row = by_total.setdefault(key, [0] * (_HIGHEST - _LOWEST + 1))
+            row[ruling.original_dr - _LOWEST] += ways
+        self.labels = list(by_total)
+        self.below = [list(accumulate(row, initial=0)) for row in by_total.values()]
+        self.by_cut: list[Distribution[str] | None] = [None] * (_HIGHEST - _LOWEST + 2)
+
+    @staticmethod
+    @lru_cache(maxsize=256)
+    def of(
+        depletion_number: int, breakdown: int | None, intensive_fire: bool, settings: Settings
+    ) -> _ShotCounts:
+        return _ShotCounts(
+            (
+                resolve_depletion(
+                    depletion_number, roll, breakdown, intensive_fire, settings=settings
+                ),
+                ways,
+            )
+            for roll, ways in _ONE_ROLL_PER_TOTAL
         )
-        for roll in DR.all()
-    }
+
+    def cell(self, to_hit: int | None, drm: int, settings: Settings) -> Distribution[str]:
+        """The counts over 36 of every label, for one To Hit number and DRM."""
+        counts: dict[str, int] = {}
+        if to_hit is None:
+            for (plain, _, _), below in zip(self.labels, self.below, strict=True):
+                counts[plain] = counts.get(plain, 0) + below[-1]
+            return Distribution.from_counts(counts, _ROLLS)
+        # The rolls that hit are those whose Original total is at most the highest hitting
+        # Final DR less the DRM: a prefix of the totals.
+        cut = highest_hitting_dr(to_hit, settings) - drm + 1 - _LOWEST
+        index = 0 if cut < 0 else min(cut, _HIGHEST - _LOWEST + 1)
+        # Cells with the same cut share one (immutable) distribution.
+        made = self.by_cut[index]
+        if made is not None:
+            return made
+        for (_, hit, miss), below in zip(self.labels, self.below, strict=True):
+            hits_here = below[index]
+            if hits_here:
+                counts[hit] = counts.get(hit, 0) + hits_here
+            if hits_here != below[-1]:
+                counts[miss] = counts.get(miss, 0) + below[-1] - hits_here
+        # Each row of ``below`` ends with its share of the 36 rolls, so the counts add up.
+        made = self.by_cut[index] = Distribution.trusted_counts(counts, _ROLLS)
+        return made
 
 
 def depletion_table(distribution: Distribution[str]) -> list[OutcomeOdds]:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from math import gcd, lcm
 from typing import Generic, TypeVar
 
 from ordnance.core.dice import DR, DieRoll
@@ -45,14 +46,33 @@ class OutcomeOdds:
         }
 
 
+# Every k/36 and k/6, made once: reading odds over one or two dice then makes no new Fraction.
+_SHARED = {
+    (count, total): Fraction(count, total) for total in (6, 36) for count in range(total + 1)
+}
+
+
+def _fraction(count: int, total: int) -> Fraction:
+    """``Fraction(count, total)``, shared for the common totals (Fractions are immutable)."""
+    shared = _SHARED.get((count, total))
+    return Fraction(count, total) if shared is None else shared
+
+
 class Distribution(Generic[T]):
     """A probability distribution over hashable outcomes, exact to the last fraction.
 
     Outcomes keep the order in which they first appear, so tables read in the order of the
     procedure (for a DR: from 2 upwards).
+
+    Weights are kept as integer counts over one common total (36 for a DR, 6 for a dr, their
+    products for composed stages): composing and summing stays in machine integers, and a
+    :class:`~fractions.Fraction` is made only when a probability is read out.
+
+    >>> Distribution.from_counts({"hit": 15, "miss": 21}, 36)["hit"]
+    Fraction(5, 12)
     """
 
-    __slots__ = ("_weights",)
+    __slots__ = ("_counts", "_total")
 
     def __init__(self, weights: Mapping[T, Fraction]) -> None:
         cleaned = {outcome: Fraction(p) for outcome, p in weights.items() if p != 0}
@@ -60,21 +80,52 @@ class Distribution(Generic[T]):
             raise ValueError("a probability cannot be negative")
         if sum(cleaned.values(), Fraction(0)) != 1:
             raise ValueError("probabilities must add up to exactly 1")
-        self._weights: dict[T, Fraction] = cleaned
+        total = lcm(*(p.denominator for p in cleaned.values()))
+        self._counts: dict[T, int] = {
+            outcome: p.numerator * (total // p.denominator) for outcome, p in cleaned.items()
+        }
+        self._total: int = total
+
+    @classmethod
+    def from_counts(cls, counts: Mapping[T, int], total: int) -> Distribution[T]:
+        """Outcomes counted over ``total`` equally likely cases (zero counts are left out).
+
+        >>> Distribution.from_counts({"a": 1}, 2)
+        Traceback (most recent call last):
+        ...
+        ValueError: probabilities must add up to exactly 1
+        """
+        cleaned = {outcome: n for outcome, n in counts.items() if n}
+        if any(n < 0 for n in cleaned.values()):
+            raise ValueError("a probability cannot be negative")
+        if total <= 0 or sum(cleaned.values()) != total:
+            raise ValueError("probabilities must add up to exactly 1")
+        return cls.trusted_counts(cleaned, total)
+
+    @classmethod
+    def trusted_counts(cls, counts: dict[T, int], total: int) -> Distribution[T]:
+        """Wrap counts known by construction to be positive and to add up to ``total``.
+
+        The fast path for procedures that count rolls themselves; the dict is kept, not copied.
+        """
+        made = cls.__new__(cls)
+        made._counts = counts
+        made._total = total
+        return made
 
     @classmethod
     def uniform(cls, outcomes: Iterable[T]) -> Distribution[T]:
         """Each listed outcome equally likely (repeats add up)."""
-        listed = list(outcomes)
-        share = Fraction(1, len(listed))
-        weights: dict[T, Fraction] = {}
-        for outcome in listed:
-            weights[outcome] = weights.get(outcome, Fraction(0)) + share
-        return cls(weights)
+        counts: dict[T, int] = {}
+        for outcome in outcomes:
+            counts[outcome] = counts.get(outcome, 0) + 1
+        if not counts:
+            raise ValueError("a distribution needs at least one outcome")
+        return cls.trusted_counts(counts, sum(counts.values()))
 
     @classmethod
     def certain(cls, outcome: T) -> Distribution[T]:
-        return cls({outcome: Fraction(1)})
+        return cls.trusted_counts({outcome: 1}, 1)
 
     @staticmethod
     @cache
@@ -88,28 +139,48 @@ class Distribution(Generic[T]):
         """The six outcomes of a dr, each 1/6."""
         return Distribution.uniform(DieRoll.all())
 
+    @property
+    def total(self) -> int:
+        """The number of equally likely cases the counts are over (not always in lowest terms)."""
+        return self._total
+
+    def count(self, outcome: T) -> int:
+        """How many of the :attr:`total` cases give ``outcome``."""
+        return self._counts.get(outcome, 0)
+
     def map(self, function: Callable[[T], U]) -> Distribution[U]:
         """What becomes of each outcome under a deterministic rule."""
-        weights: dict[U, Fraction] = {}
-        for outcome, p in self._weights.items():
+        counts: dict[U, int] = {}
+        for outcome, n in self._counts.items():
             key = function(outcome)
-            weights[key] = weights.get(key, Fraction(0)) + p
-        return Distribution(weights)
+            counts[key] = counts.get(key, 0) + n
+        return Distribution.trusted_counts(counts, self._total)
 
     def bind(self, stage: Callable[[T], Distribution[U]]) -> Distribution[U]:
         """Compose a further chance stage that depends on this outcome."""
-        weights: dict[U, Fraction] = {}
-        for outcome, p in self._weights.items():
-            for inner, q in stage(outcome).items():
-                weights[inner] = weights.get(inner, Fraction(0)) + p * q
-        return Distribution(weights)
+        stages = [(n, stage(outcome)) for outcome, n in self._counts.items()]
+        # Every branch is brought to one common total for the second stage.
+        inner_total = lcm(*(inner._total for _, inner in stages))
+        counts: dict[U, int] = {}
+        for n, inner in stages:
+            scale = n * (inner_total // inner._total)
+            for outcome, m in inner._counts.items():
+                counts[outcome] = counts.get(outcome, 0) + scale * m
+        total = self._total * inner_total
+        common = gcd(total, *counts.values())
+        if common > 1:
+            counts = {outcome: m // common for outcome, m in counts.items()}
+            total //= common
+        return Distribution.trusted_counts(counts, total)
 
     def probability(self, predicate: Callable[[T], bool]) -> Fraction:
         """The chance that the outcome satisfies ``predicate``."""
-        return sum((p for o, p in self._weights.items() if predicate(o)), Fraction(0))
+        return _fraction(sum(n for o, n in self._counts.items() if predicate(o)), self._total)
 
     def expectation(self, value: Callable[[T], Fraction | int]) -> Fraction:
-        return sum((p * Fraction(value(o)) for o, p in self._weights.items()), Fraction(0))
+        return sum((n * Fraction(value(o)) for o, n in self._counts.items()), Fraction(0)) / (
+            self._total
+        )
 
     def at_least(self, threshold: int) -> Fraction:
         """For whole-number outcomes: the chance of ``threshold`` or more ("2 or more CP").
@@ -120,25 +191,37 @@ class Distribution(Generic[T]):
         return self.probability(lambda o: isinstance(o, int) and o >= threshold)
 
     def __getitem__(self, outcome: T) -> Fraction:
-        return self._weights.get(outcome, Fraction(0))
+        return _fraction(self._counts.get(outcome, 0), self._total)
 
     def __iter__(self) -> Iterator[T]:
-        return iter(self._weights)
+        return iter(self._counts)
 
     def __len__(self) -> int:
-        return len(self._weights)
+        return len(self._counts)
 
     def items(self) -> Iterator[tuple[T, Fraction]]:
-        return iter(self._weights.items())
+        total = self._total
+        return ((o, _fraction(n, total)) for o, n in self._counts.items())
+
+    def fractions(self) -> dict[T, Fraction]:
+        """Every outcome's probability as a fraction, in the distribution's order."""
+        total, shared = self._total, _SHARED
+        return {o: shared.get((n, total)) or Fraction(n, total) for o, n in self._counts.items()}
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Distribution) and self._weights == other._weights
+        if not isinstance(other, Distribution):
+            return False
+        # Same outcomes, same probabilities: compare counts cross-multiplied by the totals.
+        mine, theirs = self._counts, other._counts
+        return mine.keys() == theirs.keys() and all(
+            n * other._total == theirs[o] * self._total for o, n in mine.items()
+        )
 
     def __hash__(self) -> int:
-        return hash(frozenset(self._weights.items()))
+        return hash(frozenset(self.items()))
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{o!r}: {p}" for o, p in self._weights.items())
+        inner = ", ".join(f"{o!r}: {p}" for o, p in self.items())
         return f"Distribution({{{inner}}})"
 
     def table(self, order: Iterable[T] | None = None) -> list[OutcomeOdds]:
@@ -147,6 +230,6 @@ class Distribution(Generic[T]):
         ``order`` lists outcomes in the wanted order; unlisted ones follow in their own order,
         and listed ones that cannot happen are left out.
         """
-        keys = [o for o in (order or ()) if o in self._weights]
-        keys += [o for o in self._weights if o not in keys]
-        return [OutcomeOdds(str(o), self._weights[o]) for o in keys]
+        keys = [o for o in (order or ()) if o in self._counts]
+        keys += [o for o in self._counts if o not in keys]
+        return [OutcomeOdds(str(o), self[o]) for o in keys]
