@@ -58,6 +58,7 @@ from ordnance.core.hexgrid import (
 )
 from ordnance.core.maps import Ends, GameMap, LosJudge, LosVerdict, TerrainChart, build_verdict
 from ordnance.core.maps.sights import MetLog, combine, target_cover, touches
+from ordnance.core.maps.visibility import SweepRule
 
 # A pair along a hexside counts once (both must block; the larger hindrance), the largest
 # hindrance per range counts, and SMOKE in the end hexes is asked about (A24.8).
@@ -99,6 +100,11 @@ class AslTerrain:
                 self.log.rule("A24.8")
             parts.append(Sight(value, marker.blocks, name))
         return combine(parts)
+
+    @property
+    def has_hexsides(self) -> bool:
+        """No hexside feature on the map: ``trace`` asks about hexes only."""
+        return bool(self.game_map.hexsides)
 
     def hexside_sight(self, side: Hexside, passage: Passage, line: SightLine) -> Sight:
         name = self.game_map.hexside(side)
@@ -144,4 +150,13 @@ def asl_los(game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict:
 
 
 # ASL's map rules for the CLI and renderer: its terrain table and its LOS verdict.
-JUDGE = LosJudge(GAME, asl_chart, asl_los)
+JUDGE = LosJudge(
+    GAME,
+    asl_chart,
+    asl_los,
+    sweep=SweepRule(
+        lambda game_map, ends: AslTerrain(game_map, asl_chart(), ends, MetLog()),
+        ASL_RULE,
+        limit=lambda: hindrance_limit(asl_chart()),
+    ),
+)

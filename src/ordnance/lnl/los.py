@@ -52,6 +52,7 @@ from ordnance.core.hexgrid import (
 )
 from ordnance.core.maps import Ends, GameMap, LosJudge, LosVerdict, TerrainChart, build_verdict
 from ordnance.core.maps.sights import MetLog, target_cover
+from ordnance.core.maps.visibility import SweepRule
 from ordnance.lnl.terrain import GAME, degrading_limit, lnl_chart, marker_entry
 
 # Only hexes between the two ends count; a pair counts once; every degrading hex counts.
@@ -96,6 +97,11 @@ class LnlTerrain:
         # A hex degrades once, however many degrading things it holds.
         return Sight(1, reason=" + ".join(degrading)) if degrading else CLEAR
 
+    @property
+    def has_hexsides(self) -> bool:
+        """No hexside feature on the map: ``trace`` asks about hexes only."""
+        return bool(self.game_map.hexsides)
+
     def hexside_sight(self, side: Hexside, passage: Passage, line: SightLine) -> Sight:
         name = self.game_map.hexside(side)
         if name is None:
@@ -131,4 +137,13 @@ def lnl_los(game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict:
 
 
 # LnLT's map rules for the CLI and renderer: its terrain table and its LOS verdict.
-JUDGE = LosJudge(GAME, lnl_chart, lnl_los)
+JUDGE = LosJudge(
+    GAME,
+    lnl_chart,
+    lnl_los,
+    sweep=SweepRule(
+        lambda game_map, ends: LnlTerrain(game_map, lnl_chart(), ends, MetLog()),
+        LNL_RULE,
+        limit=degrading_limit,
+    ),
+)

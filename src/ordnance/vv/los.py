@@ -60,6 +60,7 @@ from ordnance.core.hexgrid import (
 )
 from ordnance.core.maps import Ends, GameMap, LosJudge, LosVerdict, TerrainChart, build_verdict
 from ordnance.core.maps.sights import MetLog, combine, target_cover
+from ordnance.core.maps.visibility import SweepRule
 from ordnance.vv.terrain import GAME, vv_chart
 
 LOS_RULE = "V&V r. 9"
@@ -124,6 +125,11 @@ class VvTerrain:
                 parts.append(Sight(marker.hindrance, marker.blocks, name))
         return combine(parts)
 
+    @property
+    def has_hexsides(self) -> bool:
+        """No hexside feature on the map: ``trace`` asks about hexes only."""
+        return bool(self.game_map.hexsides)
+
     def hexside_sight(self, side: Hexside, passage: Passage, line: SightLine) -> Sight:
         name = self.game_map.hexside(side)
         if name is None:
@@ -156,4 +162,11 @@ def vv_los(game_map: GameMap, firer: Hex, target: Hex) -> LosVerdict:
 
 
 # VV's map rules for the CLI and renderer: its terrain table and its LOS verdict.
-JUDGE = LosJudge(GAME, vv_chart, vv_los)
+JUDGE = LosJudge(
+    GAME,
+    vv_chart,
+    vv_los,
+    sweep=SweepRule(
+        lambda game_map, ends: VvTerrain(game_map, vv_chart(), ends, MetLog()), VV_RULE
+    ),
+)

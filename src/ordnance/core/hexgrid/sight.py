@@ -42,7 +42,7 @@ from typing import Protocol
 
 from ordnance.core.hexgrid.coords import Hex
 from ordnance.core.hexgrid.features import Hexside
-from ordnance.core.hexgrid.los import Passage, SightLine, _template
+from ordnance.core.hexgrid.los import Passage, SightLine, Step, _template
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +73,15 @@ class Terrain(Protocol):
     def hexside_sight(self, side: Hexside, passage: Passage, line: SightLine) -> Sight: ...
 
 
+def has_hexsides(terrain: Terrain) -> bool:
+    """Whether ``terrain`` may answer anything but CLEAR for a hexside.
+
+    A terrain says it has none with a false ``has_hexsides`` attribute (a map without walls or
+    hedges); :func:`trace` then asks about hexes only. Without the attribute: assume it may.
+    """
+    return bool(getattr(terrain, "has_hexsides", True))
+
+
 class TerrainTable:
     """The simplest terrain: fixed answers per hex and per hexside, clear elsewhere.
 
@@ -88,6 +97,10 @@ class TerrainTable:
     ) -> None:
         self.hexes = dict(hexes or {})
         self.hexsides = dict(hexsides or {})
+
+    @property
+    def has_hexsides(self) -> bool:
+        return bool(self.hexsides)
 
     def hex_sight(self, hex: Hex, line: SightLine) -> Sight:
         return self.hexes.get(hex, CLEAR)
@@ -222,6 +235,8 @@ def trace(firer: Hex, target: Hex, terrain: Terrain, rule: SightRule = DEFAULT_R
     line = SightLine(firer, target)
     # Work on the cached template and move only what the terrain is asked about.
     steps, crossings = _template(target.q - firer.q, target.r - firer.r)
+    if not has_hexsides(terrain):
+        return _trace_hexes(line, steps, terrain, rule)
     met: list[Hindrance] = []
     last = len(steps) - 1
     for index, step in enumerate(steps):
@@ -243,6 +258,31 @@ def trace(firer: Hex, target: Hex, terrain: Terrain, rule: SightRule = DEFAULT_R
             if sight.blocks:
                 blocked = Blocked(step.range, at, sight.reason)
                 return Sighting(line, tuple(met), blocked, rule)
+    return Sighting(line, tuple(met), None, rule)
+
+
+def _trace_hexes(
+    line: SightLine, steps: tuple[Step, ...], terrain: Terrain, rule: SightRule
+) -> Sighting:
+    """:func:`trace` for a terrain without hexside features: only the hexes are asked."""
+    firer = line.firer
+    met: list[Hindrance] = []
+    first = 0 if rule.firer_hex else 1
+    last = len(steps) if rule.target_hex else len(steps) - 1
+    for index in range(first, last):
+        step = steps[index]
+        if len(step.hexes) == 1:
+            hex = step.hexes[0] + firer
+            sight = terrain.hex_sight(hex, line)
+            at: tuple[Place, ...] = (hex,)
+        else:
+            a, b = step.hexes[0] + firer, step.hexes[1] + firer
+            sight = rule.pair(terrain.hex_sight(a, line), terrain.hex_sight(b, line))
+            at = (a, b)
+        if sight.hindrance:
+            met.append(Hindrance(step.range, sight.hindrance, at, sight.reason))
+        if sight.blocks:
+            return Sighting(line, tuple(met), Blocked(step.range, at, sight.reason), rule)
     return Sighting(line, tuple(met), None, rule)
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from ordnance.core.hexgrid import Hex, Hexside, SameRange, Sighting, SightLine
 from ordnance.core.maps.model import GameMap, Place
 from ordnance.core.maps.terrain import TerrainChart
+from ordnance.core.maps.visibility import SweepRule
 from ordnance.core.rulings import Ruling
 
 
@@ -140,6 +141,8 @@ class LosJudge:
     game: str
     chart: Callable[[], TerrainChart]
     los: Callable[[GameMap, Hex, Hex], LosVerdict]
+    # How to judge many lines at once by the same rule (visibility.py); None: line by line.
+    sweep: SweepRule | None = None
 
 
 def build_verdict(
