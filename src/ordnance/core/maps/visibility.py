@@ -37,8 +37,11 @@ itself, one line at a time, so the answer is the judge's in every case. Games wi
 >>> sight = Visibility(m, judge)
 >>> sight.seen(grid.parse("A2"), grid.parse("E2")) is None
 True
->>> len(sight.visible_from(grid.parse("A2"))), sight.all_pairs().clear
-(21, 518)
+>>> sight.seen(grid.parse("A1"), grid.parse("F1"))  # clear, no hindrance
+0
+>>> pairs = sight.all_pairs()
+>>> pairs[grid.parse("A2"), grid.parse("E2")] is None, pairs.pairs
+(True, 552)
 """
 
 from __future__ import annotations
