@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_los.py
 	$(BIN)/python benchmarks/bench_vv_ai.py
 	$(BIN)/python benchmarks/bench_vsav.py
+	$(BIN)/python benchmarks/bench_cli.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -2,26 +2,139 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import typer
 
-# Importing a command module registers its commands on the groups.
-from ordnance.cli import asl_ammo, asl_chart, asl_dispenser, asl_fire, asl_odds, asl_settings, game  # noqa: F401
-from ordnance.cli import asl_vsav as asl_vsav_commands  # noqa: F401
-from ordnance.cli import lnl as lnl_commands  # noqa: F401
-from ordnance.cli import map as map_commands  # noqa: F401
-from ordnance.cli import vv as vv_commands  # noqa: F401
 from ordnance.cli.groups import app
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+
+# Where the commands live, so that a command line imports only what it runs (a plain command
+# then starts in about the time of Python and Typer). A module registers its commands on the
+# groups of cli/groups.py when imported. Keys: "group command" for one command, "group" for a
+# whole group (or a top-level command, whose module is then also imported for
+# ``ordnance --help``). A new command module adds one line here; tests/cli/test_cli_lazy.py
+# checks that every registered command is found through this table.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "asl ammo": ("ordnance.cli.asl_ammo",),
+    "asl roster": ("ordnance.cli.asl_ammo",),
+    "asl chart": ("ordnance.cli.asl_chart",),
+    "asl heat": ("ordnance.cli.asl_chart",),
+    "asl he-equivalency": ("ordnance.cli.asl_chart",),
+    "asl dispenser": ("ordnance.cli.asl_dispenser",),
+    "asl grenades": ("ordnance.cli.asl_dispenser",),
+    "asl deplete": ("ordnance.cli.asl_fire",),
+    "asl smoke": ("ordnance.cli.asl_fire",),
+    "asl canister": ("ordnance.cli.asl_fire",),
+    "asl odds": ("ordnance.cli.asl_odds", "ordnance.cli.asl_dispenser"),
+    "asl settings": ("ordnance.cli.asl_settings",),
+    "asl vsav": ("ordnance.cli.asl_vsav",),
+    "game": ("ordnance.cli.game", "ordnance.cli.vv"),
+    "map": ("ordnance.cli.map",),
+    "lnl": ("ordnance.cli.lnl",),
+    "vv": ("ordnance.cli.vv",),
+}
+
+
+def modules_for(argv: Sequence[str]) -> tuple[str, ...]:
+    """The command modules a command line needs (see :data:`COMMANDS`).
+
+    >>> modules_for(["asl", "ammo", "A5(4)", "--date", "1945-03"])
+    ('ordnance.cli.asl_ammo',)
+    >>> modules_for(["--help"])
+    ()
+    >>> len(modules_for(["asl", "--help"])) > 3
+    True
+    """
+    words = [word for word in argv if not word.startswith("-")]
+    groups = {info.name for info in app.registered_groups}
+    if not words or words[0] not in {key.split()[0] for key in COMMANDS} | groups:
+        # The top level (its help, or an unknown name): the top-level commands' modules.
+        top = (mods for key, mods in COMMANDS.items() if " " not in key and key not in groups)
+        return tuple(dict.fromkeys(m for mods in top for m in mods))
+    group = words[0]
+    for word in words[1:]:
+        found = COMMANDS.get(f"{group} {word}")
+        if found is not None:
+            return found
+    # The group's help, or a command named only with its group: every module of the group.
+    inside = (mods for key, mods in COMMANDS.items() if key.split()[0] == group)
+    return tuple(dict.fromkeys(m for mods in inside for m in mods))
+
+
+def load_commands(argv: Sequence[str] | None = None) -> None:
+    """Import the command modules ``argv`` needs; every module when ``argv`` is None."""
+    needed = (m for mods in COMMANDS.values() for m in mods) if argv is None else modules_for(argv)
+    for module in dict.fromkeys(needed):
+        importlib.import_module(module)
+
 
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 
 
+def take_strings_verbatim(command: object) -> None:
+    """Let text parameters (``str``, ``str | None``, ``list[str]``) and flags skip Pydantic.
+
+    Typer 0.29 checks every parameter's value with a Pydantic adapter, and importing Pydantic
+    costs a plain command more than all of its own work; a text value needs no check, so those
+    parameters get a pass-through. Other types (numbers, paths, choices) keep Typer's checks.
+    Relies on Typer's internals (pinned to 0.29.x in pyproject.toml): if they change, nothing
+    is replaced and Typer checks everything as before (tests/cli/test_cli_lazy.py notices).
+    """
+    try:
+        from typer._coercion import RuntimeParam
+        from typer.core import _TyperParameter
+    except ImportError:  # pragma: no cover - another Typer
+        return
+
+    class Verbatim(RuntimeParam):
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            return list(value) if isinstance(value, tuple | list) else value
+
+    def verbatim(param: object) -> None:
+        descriptor = getattr(param, "type_descriptor", None)
+        if (
+            isinstance(param, _TyperParameter)
+            and descriptor is not None
+            and descriptor.file_annotation is None
+            and getattr(param, "_runtime_param", False) is None
+            and descriptor.annotation in _VERBATIM
+        ):
+            param._runtime_param = Verbatim(
+                parameter_info=descriptor.parameter_info, annotation=descriptor.annotation
+            )
+
+    def walk(node: Any) -> None:
+        for param in getattr(node, "params", ()):
+            verbatim(param)
+        made = getattr(node, "get_help_option", None)
+        if made is not None:
+            # The --help flag is made when a context first asks for it.
+            def help_option(ctx: Any, made: Any = made) -> Any:
+                option = made(ctx)
+                verbatim(option)
+                return option
+
+            node.get_help_option = help_option
+        for child in getattr(node, "commands", {}).values():
+            walk(child)
+
+    walk(command)
+
+
+# Values click already gives in their final type (flags give bools).
+_VERBATIM: tuple[object, ...] = (str, str | None, list[str], list[str] | None, bool)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every error is one line on stderr and a non-zero exit code."""
+    load_commands(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
+    take_strings_verbatim(command)
     try:
         result = command.main(args=argv, prog_name="ordnance", standalone_mode=False)
     except typer.Exit as done:

@@ -9,19 +9,19 @@ raised and printed as one line by ``ordnance.cli.app.main``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from ordnance.asl.capabilities import AmmoContext, Capability, evaluate_text
 from ordnance.asl.dates import ScenarioDate, Theater, parse_nationality
 from ordnance.asl.notation import format_capabilities
-from ordnance.asl.vasl_templates import find_unit, plain_name, roster
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import emit
 from ordnance.core.errors import BadInput
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 Date = Annotated[str, typer.Option("--date", help="Scenario date as YYYY-MM.")]
 Elite = Annotated[bool, typer.Option("--elite", help="Elite unit: +1 to Depletion Numbers (C8.2).")]
@@ -86,6 +86,8 @@ def ammo_command(
             raise BadInput("option", "--vehicle", "give NOTATION or --vehicle, not both")
         if vasl_templates is None or side is None:
             raise BadInput("option", "--vehicle", "needs --vasl-templates DIR and --nationality")
+        from ordnance.asl.vasl_templates import find_unit, plain_name  # noqa: PLC0415, RUF100
+
         entry = find_unit(vasl_templates, side, when, vehicle)
         text = format_capabilities(entry.tokens)
         title = f"{plain_name(entry.name)} ({entry.id}): {text or 'no special ammunition'}"
@@ -100,7 +102,8 @@ def ammo_command(
         nationality=side,
     )
     ruling = evaluate_text(text, context, settings_of(ctx))
-    emit(ruling, as_json, _capability_table(f"{title}: {context.label}", ruling.capabilities))
+    heading = f"{title}: {context.label}"
+    emit(ruling, as_json, lambda: _capability_table(heading, ruling.capabilities))
 
 
 @asl_app.command("roster")
@@ -123,6 +126,11 @@ def roster_command(
     as_json: AsJson = False,
 ) -> None:
     """Every vehicle and Gun of a nationality and what it may fire on the date."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from ordnance.asl.vasl_templates import plain_name, roster
+
     context = AmmoContext(
         ScenarioDate.parse(date),
         elite=elite,
@@ -144,6 +152,9 @@ def roster_command(
 
 def _capability_table(title: str, capabilities: Iterable[Capability]) -> Table:
     """One row per token; each token's reading, in words, below the table."""
+    from rich.table import Table
+    from rich.text import Text
+
     capabilities = tuple(capabilities)
     table = Table(
         title=title,

@@ -48,7 +48,7 @@ def geometry_of(edge_buffer: str | None) -> Geometry:
     (0, 400)
     """
     # Imported here, as the reader below: every other command would pay for it at start-up.
-    from ordnance.asl.vsav import DEFAULT_GEOMETRY, Geometry  # noqa: PLC0415
+    from ordnance.asl.vsav import DEFAULT_GEOMETRY, Geometry  # noqa: PLC0415, RUF100
 
     if edge_buffer is None:
         return DEFAULT_GEOMETRY
@@ -69,7 +69,7 @@ def read(
     edge_buffer: str | None,
 ) -> VsavRuling:
     """Read the save with the group's settings (shared with ``game new --from-vsav``)."""
-    from ordnance.asl.vsav import read_vsav  # noqa: PLC0415
+    from ordnance.asl.vsav import read_vsav  # noqa: PLC0415, RUF100
 
     return read_vsav(
         file,
@@ -153,10 +153,10 @@ def write_scenario(
     Refuses to overwrite a file of that name: it may hold the user's edits.
     """
     # Imported here: YAML and the map reader cost the other commands start-up time.
-    import yaml  # noqa: PLC0415
+    import yaml  # noqa: PLC0415, RUF100
 
-    from ordnance.asl.vsav import read_vsav  # noqa: PLC0415
-    from ordnance.asl.vsav.scenario import scenario_comments, scenario_from_vsav  # noqa: PLC0415
+    from ordnance.asl.vsav import read_vsav  # noqa: PLC0415, RUF100
+    from ordnance.asl.vsav.scenario import scenario_comments, scenario_from_vsav  # noqa: PLC0415, RUF100
 
     when = ScenarioDate.parse(date)
     ruling = read_vsav(file, vasl_templates, when, geometry=geometry_of(edge_buffer))

@@ -60,7 +60,7 @@ ExpectVersion = Annotated[
 @contextmanager
 def _service(db: str | None) -> Iterator[GameService]:
     # Imported here: the storage stack (SQLAlchemy) costs every other command start-up time.
-    from ordnance.game.service import GameService  # noqa: PLC0415
+    from ordnance.game.service import GameService
 
     service = GameService(db)
     try:
@@ -121,7 +121,7 @@ def _vsav_scenario(
     map_file: str | None,
 ) -> tuple[Path, dict[str, Any]]:
     """``--from-vsav``: write the save's scenario beside it; its path and what to report."""
-    from ordnance.cli.asl_vsav import write_scenario  # noqa: PLC0415
+    from ordnance.cli.asl_vsav import write_scenario  # noqa: PLC0415, RUF100
 
     if scenario is not None:
         raise BadInput("game new", str(scenario), "give a SCENARIO file or --from-vsav, not both")
@@ -173,7 +173,7 @@ def status_command(
     if as_json:
         emit_json(status)
         return
-    from ordnance.cli.status_text import status_renderables  # noqa: PLC0415
+    from ordnance.cli.status_text import status_renderables  # noqa: PLC0415, RUF100
 
     for part in status_renderables(status):
         console.print(part)
@@ -289,8 +289,8 @@ def _faces(faces: list[int]) -> str:
 
 def _event_text(event: dict[str, Any], rules: object | None) -> str:
     """The ruleset's sentence for an event, else its data in words (never a Python repr)."""
-    from ordnance.core.event_words import event_words  # noqa: PLC0415
-    from ordnance.core.ruleset import Event, EventText  # noqa: PLC0415
+    from ordnance.core.event_words import event_words  # noqa: PLC0415, RUF100
+    from ordnance.core.ruleset import Event, EventText  # noqa: PLC0415, RUF100
 
     if isinstance(rules, EventText):
         return rules.describe_event(Event(event["kind"], event["data"]))
@@ -299,7 +299,7 @@ def _event_text(event: dict[str, Any], rules: object | None) -> str:
 
 def _rules_of(service: GameService, game: str) -> object | None:
     """The game's ruleset, looked up by the name the games table keeps (no replay)."""
-    from ordnance.game.registry import ruleset  # noqa: PLC0415
+    from ordnance.game.registry import ruleset  # noqa: PLC0415, RUF100
 
     for game_id, name, _ in service.store.game_ids():
         if game_id == game:
@@ -400,9 +400,9 @@ def render_command(
     as_json: AsJson = False,
 ) -> None:
     """Draw the game's map as it stands now: terrain, markers, the game's SMOKE, every unit."""
-    from ordnance.cli.map_games import judge_for  # noqa: PLC0415
-    from ordnance.cli.pictures import write_picture  # noqa: PLC0415
-    from ordnance.game.picture import game_picture  # noqa: PLC0415
+    from ordnance.cli.map_games import judge_for  # noqa: PLC0415, RUF100
+    from ordnance.cli.pictures import write_picture  # noqa: PLC0415, RUF100
+    from ordnance.game.picture import game_picture  # noqa: PLC0415, RUF100
 
     with _service(db) as service:
         folded = service.game(game)
@@ -446,7 +446,7 @@ def verify_command(
     as_json: AsJson = False,
 ) -> None:
     """Check an exported log: chain, replay of every command, every roll against its seed."""
-    from ordnance.game.logfile import verify  # noqa: PLC0415
+    from ordnance.game.logfile import verify
 
     report = verify(_read(file))
     if as_json:

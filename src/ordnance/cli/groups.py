@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
-from ordnance.asl.settings import Settings
-from ordnance.cli.output import SettingOverrides, parse_overrides, settings_in
+from ordnance.cli.options import SettingOverrides
+
+if TYPE_CHECKING:
+    from ordnance.asl.settings import Settings
 
 app = typer.Typer(
     name="ordnance",
@@ -59,9 +63,16 @@ def asl_options(
     overrides: SettingOverrides = None,
 ) -> None:
     """ASL special ammunition (C8): notation, supply chart, depletion, HEAT, canister, SMOKE."""
+    # Imported here: the top-level help and other groups need no ASL rules.
+    from ordnance.asl.settings import Settings
+    from ordnance.cli.output import parse_overrides
+
     ctx.obj = Settings().override(parse_overrides(overrides or []))
 
 
 def settings_of(ctx: typer.Context) -> Settings:
     """The settings the ``asl`` group built from ``--set`` (defaults when called directly)."""
+    from ordnance.asl.settings import Settings
+    from ordnance.cli.output import settings_in
+
     return settings_in(ctx, Settings)

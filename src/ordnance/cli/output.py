@@ -5,31 +5,40 @@ from __future__ import annotations
 import json
 import secrets
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from ordnance.core.dice import DR, SeededDice
 from ordnance.core.errors import BadInput
 from ordnance.core.odds import Distribution, OutcomeOdds
 from ordnance.core.rulings import Ruling
 
-# The ``--set NAME=VALUE`` option every ruleset group takes (read with parse_overrides).
-SettingOverrides = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--set",
-        metavar="NAME=VALUE",
-        help="Override one of the engine's readings (see the group's 'settings' command).",
-    ),
-]
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
-console = Console(highlight=False, soft_wrap=True)
+from ordnance.cli.options import SettingOverrides
+
+__all__ = ["SettingOverrides", "console"]
+
+
+class _Console:
+    """Rich's console, made on first use: importing Rich costs more than a JSON answer."""
+
+    _made: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._made is None:
+            from rich.console import Console
+
+            self._made = Console(highlight=False, soft_wrap=True)
+        return getattr(self._made, name)
+
+
+console = cast("Console", _Console())
 SettingsT = TypeVar("SettingsT")
 SETTING_COLUMNS = ("name", "value", "default", "tag", "rule", "doc")
 
@@ -62,6 +71,9 @@ def emit_json(payload: dict[str, Any]) -> None:
 
 def ruling_table(title: str, rows: Sequence[tuple[str, object]]) -> Table:
     """A two-column table of a ruling's numbers."""
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
@@ -73,19 +85,27 @@ def ruling_table(title: str, rows: Sequence[tuple[str, object]]) -> Table:
 def emit(
     ruling: Ruling,
     as_json: bool,
-    table: Table,
+    table: Table | Callable[[], Table],
     extra: dict[str, Any] | None = None,
 ) -> None:
-    """Print a ruling: its JSON (plus ``extra`` fields), or the table, explanation and clauses."""
+    """Print a ruling: its JSON (plus ``extra`` fields), or the table, explanation and clauses.
+
+    ``table`` may be a function that makes it, so that a JSON answer never builds one.
+    """
     if as_json:
         emit_json({**ruling.to_json(), **(extra or {})})
         return
-    console.print(table)
+    from rich.text import Text
+
+    console.print(table() if callable(table) else table)
     console.print(Text(ruling.explanation))
     console.print(Text(f"Rules: {', '.join(ruling.clauses)}", style="dim"))
 
 
 def odds_table(title: str, rows: Sequence[OutcomeOdds]) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=title, title_justify="left")
     table.add_column("outcome")
     table.add_column("probability", justify="right")
@@ -126,6 +146,8 @@ def fraction_text(value: Fraction) -> str:
 
 def number_odds_table(title: str, odds: Distribution[Any], unit: str) -> Table:
     """An odds table with an "or more" column, for outcomes that are whole numbers."""
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left")
     table.add_column(unit)
     table.add_column("probability", justify="right")
@@ -180,6 +202,9 @@ def show_settings(rows: Sequence[dict[str, Any]], title: str, as_json: bool) -> 
             }
         )
         return
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=title)
     for column in SETTING_COLUMNS:
         table.add_column(column, overflow="fold")

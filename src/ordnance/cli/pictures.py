@@ -84,9 +84,9 @@ def scenario_picture(name: str) -> tuple[GamePicture, str] | None:
         return None  # the map reader reports what is wrong with it
     if not isinstance(head, dict) or "ruleset" not in head:
         return None
-    from ordnance.game.picture import game_picture  # noqa: PLC0415
-    from ordnance.game.registry import ruleset  # noqa: PLC0415
-    from ordnance.game.scenario import load_scenario_file  # noqa: PLC0415
+    from ordnance.game.picture import game_picture  # noqa: PLC0415, RUF100
+    from ordnance.game.registry import ruleset  # noqa: PLC0415, RUF100
+    from ordnance.game.scenario import load_scenario_file  # noqa: PLC0415, RUF100
 
     scenario = load_scenario_file(path)
     rules = ruleset(scenario.ruleset)

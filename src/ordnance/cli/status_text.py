@@ -20,7 +20,7 @@ Renderables = list[RenderableType]
 
 def status_renderables(status: Mapping[str, Any]) -> Renderables:
     """Everything ``game status`` prints, in order."""
-    from ordnance.cli import status_asl, status_lnl, status_vv  # noqa: PLC0415
+    from ordnance.cli import status_asl, status_lnl, status_vv  # noqa: PLC0415, RUF100
 
     sections: dict[str, Callable[[Mapping[str, Any]], Renderables]] = {
         "asl": status_asl.sections,

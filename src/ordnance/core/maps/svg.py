@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from html import escape as _escape
 
 from ordnance.core.hexgrid import Arc, Corner, Direction, Hex, Hexside, Vertex
 from ordnance.core.maps.counters import CounterView, css_name
@@ -69,6 +69,17 @@ from ordnance.core.maps.verdict import LosVerdict
 SQRT3 = math.sqrt(3)
 PLAIN_SIZE, COUNTER_SIZE = 26.0, 48.0  # default hex sizes: a bare map, a map with units
 Point = tuple[float, float]
+
+
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` escaped for SVG text (quotes are fine there).
+
+    ``html.escape``, not ``xml.sax.saxutils``: that one pulls in urllib, http and email on import.
+
+    >>> escape("A & B <C>")
+    'A &amp; B &lt;C&gt;'
+    """
+    return _escape(text, quote=False)
 
 
 @dataclass(frozen=True)
