@@ -1,10 +1,10 @@
 """CLI start-up: CPU time of plain commands against a bare ``python -c "import typer"``.
 
 Each command runs as its own process, as a user runs it; its CPU time (user + system, from the
-kernel's accounting of the finished child, getrusage) is what the user waits for on an idle machine. The
-baseline is the least any Typer program can cost: the interpreter starting and importing typer.
-The runs alternate (baseline, command, baseline, command...) so that a busy machine slows both
-alike, and the median of ``--runs`` is printed with its ratio to the baseline's median.
+kernel's accounting of the finished child, getrusage) is what the user waits for on an idle
+machine. The baseline is the least any Typer program can cost: the interpreter starting and
+importing typer. The runs alternate (baseline, command, baseline, command...) so that a busy
+machine slows both alike; the median of ``--runs`` is printed with its ratio to the baseline's.
 
 Run: ``.venv/bin/python benchmarks/bench_cli.py [--runs N]``
 """
