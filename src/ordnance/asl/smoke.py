@@ -60,9 +60,9 @@ class Phase(enum.StrEnum):
         ...
         ordnance.core.errors.BadInput: bad phase 'fire': unknown phase; one of RPh, PFPh, MPh, ...
         """
-        for phase in cls:
-            if phase.value.lower() == text.strip().lower():
-                return phase
+        found = _BY_LOWER.get(text.strip().lower())
+        if found is not None:
+            return found
         names = ", ".join(p.value for p in cls)
         raise BadInput("phase", text, f"unknown phase; one of {names}")
 
@@ -71,6 +71,7 @@ class Phase(enum.StrEnum):
         return self in _FIRE_PHASES
 
 
+_BY_LOWER = {phase.value.lower(): phase for phase in Phase}  # read once per phase event
 _FIRE_PHASES = frozenset({Phase.PFPH, Phase.DFPH, Phase.AFPH})
 # SMOKE goes in only at the start of the owner's Prep or Defensive Fire (C8.5-phase).
 _SMOKE_PHASES = frozenset({Phase.PFPH, Phase.DFPH})

@@ -14,11 +14,14 @@ the same code. Rules for the service-level entries (SYS.record, SYS.dice):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ordnance.core.dice import DiceSource
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+
+# replace() as a fold needs it: no __init__ re-run per event (core/records.py).
+from ordnance.core.records import evolve as replace
 from ordnance.core.ruleset import Command, Event, RollRecord, Ruleset
 from ordnance.game.entries import GENESIS, Entry
 from ordnance.game.errors import LogMismatch
@@ -150,7 +153,11 @@ def apply_entry(game: Game, entry: Entry) -> Game:
         raise
     except (OrdnanceError, KeyError, TypeError, ValueError, IndexError) as error:
         raise LogMismatch(entry.seq, f"does not fit the game ({error})") from None
-    return replace(after, version=entry.seq + 1, head=entry.hash)
+    if after is game:
+        return replace(after, version=entry.seq + 1, head=entry.hash)
+    # ``after`` was made just now and nobody holds it yet: finish it in place (no second copy).
+    after.__dict__.update(version=entry.seq + 1, head=entry.hash)
+    return after
 
 
 def _apply_command(game: Game, entry: Entry) -> Game:

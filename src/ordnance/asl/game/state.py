@@ -44,7 +44,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ordnance.asl.game.afv import AfvStatus
@@ -55,6 +55,9 @@ from ordnance.asl.record import GunRecord, SideRecord
 from ordnance.asl.smoke import Phase
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, Hex
+
+# replace() as a fold needs it: no __init__ re-run per event (core/records.py).
+from ordnance.core.records import evolve as replace
 
 # A Player Turn's phases in order (A3's sequence of play).
 PHASES: tuple[Phase, ...] = tuple(Phase)
@@ -229,6 +232,9 @@ def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
     afv = status.afv
     if afv is not None:
         afv = afv.next_player_turn() if new_turn else replace(afv, later_fire=None)
+    # Most units have nothing to clear: the same (immutable) status serves.
+    if afv == status.afv and not (new_turn and (status.moved or status.manned)):
+        return status
     if new_turn:
         return replace(status, moved=False, manned=False, afv=afv)
     return replace(status, afv=afv)
