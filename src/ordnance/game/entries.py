@@ -105,6 +105,10 @@ def make_entry(seq: int, kind: str, side: str | None, body: Mapping[str, Any], p
     The body goes through its JSON text once, so the entry equals what a reader gets back
     (tuples become lists) and the hash is the one a verifier recomputes.
     """
-    plain: dict[str, Any] = json.loads(canonical(body))
-    content = {"seq": seq, "type": kind, "side": side, "body": plain, "prev": prev}
-    return Entry(seq, kind, side, plain, prev, digest(content))
+    text = canonical(body)
+    plain: dict[str, Any] = json.loads(text)
+    # canonical(content) spelled out around the body's text, which is already canonical: the
+    # keys in sorted order (body, prev, seq, side, type). Equal to digest(content).
+    tail = canonical({"prev": prev, "seq": seq, "side": side, "type": kind})
+    whole = '{"body":' + text + "," + tail[1:]
+    return Entry(seq, kind, side, plain, prev, hashlib.sha256(whole.encode("utf-8")).hexdigest())

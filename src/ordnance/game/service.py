@@ -245,8 +245,30 @@ class GameService:
         *,
         expect_version: int | None = None,
     ) -> Applied:
-        """Check, resolve and store one command of ``side``."""
-        game = self._authorized(game_id, side, token, expect_version)
+        """Check, resolve and store one command of ``side``.
+
+        The command is decided on the game as this service last saw it, and stored in one
+        transaction that checks the version; if another writer moved the game meanwhile and no
+        ``expect_version`` was given, it is decided once more on the stored game.
+        """
+        try:
+            return self._do(game_id, side, token, words, expect_version, cached=True)
+        except StaleState:
+            if expect_version is not None:
+                raise
+            return self._do(game_id, side, token, words, expect_version, cached=False)
+
+    def _do(
+        self,
+        game_id: str,
+        side: str,
+        token: str,
+        words: Sequence[str],
+        expect_version: int | None,
+        *,
+        cached: bool,
+    ) -> Applied:
+        game = self._authorized(game_id, side, token, expect_version, cached=cached)
         rest, entered = split_dice(words)
         command = game.rules.parse_command(side, rest)
         if game.dice.mode == "fair":
@@ -316,8 +338,21 @@ class GameService:
 
     # --- helpers -----------------------------------------------------------------------------
 
-    def _authorized(self, game_id: str, side: str, token: str, expect_version: int | None) -> Game:
-        game = self.game(game_id)
+    def _authorized(
+        self,
+        game_id: str,
+        side: str,
+        token: str,
+        expect_version: int | None,
+        *,
+        cached: bool = False,
+    ) -> Game:
+        # ``cached``: the game as last seen, without asking the database (the append's version
+        # check catches a game that moved); else, and when the caller expects another version,
+        # the stored game.
+        game = self._games.get(game_id) if cached else None
+        if game is None or (expect_version is not None and expect_version != game.version):
+            game = self.game(game_id)
         game.check_side(side)
         key = (game_id, side)
         if key not in self._token_hashes:
