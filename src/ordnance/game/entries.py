@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ordnance.core.errors import BadInput
@@ -56,6 +56,8 @@ class Entry:
     body: Mapping[str, Any]
     prev: str
     hash: str
+    # The body's canonical JSON when this entry was just made (storage writes it as is).
+    body_text: str | None = field(default=None, compare=False, repr=False)
 
     def content(self) -> dict[str, Any]:
         """What the hash covers."""
@@ -111,4 +113,5 @@ def make_entry(seq: int, kind: str, side: str | None, body: Mapping[str, Any], p
     # keys in sorted order (body, prev, seq, side, type). Equal to digest(content).
     tail = canonical({"prev": prev, "seq": seq, "side": side, "type": kind})
     whole = '{"body":' + text + "," + tail[1:]
-    return Entry(seq, kind, side, plain, prev, hashlib.sha256(whole.encode("utf-8")).hexdigest())
+    hashed = hashlib.sha256(whole.encode("utf-8")).hexdigest()
+    return Entry(seq, kind, side, plain, prev, hashed, body_text=text)

@@ -385,7 +385,10 @@ class _Appender:
         self, game: str, based_on: int, new: list[Entry], seeds: Mapping[int, bytes]
     ) -> bool:
         """Store the entries if the game stands at ``based_on``; False if it does not."""
-        rows = [(game, e.seq, e.type, e.side, canonical(e.body), e.prev, e.hash) for e in new]
+        rows = [
+            (game, e.seq, e.type, e.side, e.body_text or canonical(e.body), e.prev, e.hash)
+            for e in new
+        ]
         raw = self.connection()
         cursor = raw.cursor()
         try:
