@@ -68,7 +68,6 @@ def check_every_pair(game_map: GameMap, judge: LosJudge) -> None:
     assert pairs.clear == clear
 
 
-@pytest.mark.clause("SYS.los")
 @pytest.mark.parametrize("game", sorted(JUDGES))
 @pytest.mark.parametrize("seed", [1, 2])
 def test_flat_maps_match_the_judge(game, seed):
@@ -76,7 +75,6 @@ def test_flat_maps_match_the_judge(game, seed):
     check_every_pair(random_map(judge, GridLabels(columns=8, rows=6), seed), judge)
 
 
-@pytest.mark.clause("SYS.los")
 @pytest.mark.parametrize("game", sorted(JUDGES))
 def test_levels_and_hexside_features_match_the_judge(game):
     judge = JUDGES[game]
@@ -84,7 +82,7 @@ def test_levels_and_hexside_features_match_the_judge(game):
     check_every_pair(random_map(judge, grid, 3, levels=True, walls=True), judge)
 
 
-@pytest.mark.clause("SYS.los", "B.10", "C8.5-effect")
+@pytest.mark.clause("C8.5-effect")
 def test_a_geomorphic_board_matches_the_judge_on_a_sample():
     labels = GeomorphicLabels.of("4")
     game_map = random_map(ASL, labels, 4)
