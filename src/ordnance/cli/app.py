@@ -86,8 +86,8 @@ def take_strings_verbatim(command: object) -> None:
     is replaced and Typer checks everything as before (tests/cli/test_cli_lazy.py notices).
     """
     try:
-        from typer._coercion import RuntimeParam
-        from typer.core import _TyperParameter
+        from typer._coercion import RuntimeParam  # noqa: PLC0415
+        from typer.core import _TyperParameter  # noqa: PLC0415
     except ImportError:  # pragma: no cover - another Typer
         return
 

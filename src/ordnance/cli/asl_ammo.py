@@ -126,10 +126,10 @@ def roster_command(
     as_json: AsJson = False,
 ) -> None:
     """Every vehicle and Gun of a nationality and what it may fire on the date."""
-    from rich.table import Table
-    from rich.text import Text
+    from rich.table import Table  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
 
-    from ordnance.asl.vasl_templates import plain_name, roster
+    from ordnance.asl.vasl_templates import plain_name, roster  # noqa: PLC0415
 
     context = AmmoContext(
         ScenarioDate.parse(date),
@@ -152,8 +152,8 @@ def roster_command(
 
 def _capability_table(title: str, capabilities: Iterable[Capability]) -> Table:
     """One row per token; each token's reading, in words, below the table."""
-    from rich.table import Table
-    from rich.text import Text
+    from rich.table import Table  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
 
     capabilities = tuple(capabilities)
     table = Table(

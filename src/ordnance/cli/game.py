@@ -60,7 +60,7 @@ ExpectVersion = Annotated[
 @contextmanager
 def _service(db: str | None) -> Iterator[GameService]:
     # Imported here: the storage stack (SQLAlchemy) costs every other command start-up time.
-    from ordnance.game.service import GameService
+    from ordnance.game.service import GameService  # noqa: PLC0415
 
     service = GameService(db)
     try:
@@ -446,7 +446,7 @@ def verify_command(
     as_json: AsJson = False,
 ) -> None:
     """Check an exported log: chain, replay of every command, every roll against its seed."""
-    from ordnance.game.logfile import verify
+    from ordnance.game.logfile import verify  # noqa: PLC0415
 
     report = verify(_read(file))
     if as_json:

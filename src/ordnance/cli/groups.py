@@ -64,15 +64,15 @@ def asl_options(
 ) -> None:
     """ASL special ammunition (C8): notation, supply chart, depletion, HEAT, canister, SMOKE."""
     # Imported here: the top-level help and other groups need no ASL rules.
-    from ordnance.asl.settings import Settings
-    from ordnance.cli.output import parse_overrides
+    from ordnance.asl.settings import Settings  # noqa: PLC0415
+    from ordnance.cli.output import parse_overrides  # noqa: PLC0415
 
     ctx.obj = Settings().override(parse_overrides(overrides or []))
 
 
 def settings_of(ctx: typer.Context) -> Settings:
     """The settings the ``asl`` group built from ``--set`` (defaults when called directly)."""
-    from ordnance.asl.settings import Settings
-    from ordnance.cli.output import settings_in
+    from ordnance.asl.settings import Settings  # noqa: PLC0415
+    from ordnance.cli.output import settings_in  # noqa: PLC0415
 
     return settings_in(ctx, Settings)

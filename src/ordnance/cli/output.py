@@ -32,7 +32,7 @@ class _Console:
 
     def __getattr__(self, name: str) -> Any:
         if self._made is None:
-            from rich.console import Console
+            from rich.console import Console  # noqa: PLC0415
 
             self._made = Console(highlight=False, soft_wrap=True)
         return getattr(self._made, name)
@@ -71,8 +71,8 @@ def emit_json(payload: dict[str, Any]) -> None:
 
 def ruling_table(title: str, rows: Sequence[tuple[str, object]]) -> Table:
     """A two-column table of a ruling's numbers."""
-    from rich.table import Table
-    from rich.text import Text
+    from rich.table import Table  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
 
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column(style="bold")
@@ -95,7 +95,7 @@ def emit(
     if as_json:
         emit_json({**ruling.to_json(), **(extra or {})})
         return
-    from rich.text import Text
+    from rich.text import Text  # noqa: PLC0415
 
     console.print(table() if callable(table) else table)
     console.print(Text(ruling.explanation))
@@ -103,8 +103,8 @@ def emit(
 
 
 def odds_table(title: str, rows: Sequence[OutcomeOdds]) -> Table:
-    from rich.table import Table
-    from rich.text import Text
+    from rich.table import Table  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
 
     table = Table(title=title, title_justify="left")
     table.add_column("outcome")
@@ -146,7 +146,7 @@ def fraction_text(value: Fraction) -> str:
 
 def number_odds_table(title: str, odds: Distribution[Any], unit: str) -> Table:
     """An odds table with an "or more" column, for outcomes that are whole numbers."""
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415
 
     table = Table(title=title, title_justify="left")
     table.add_column(unit)
@@ -202,8 +202,8 @@ def show_settings(rows: Sequence[dict[str, Any]], title: str, as_json: bool) -> 
             }
         )
         return
-    from rich.table import Table
-    from rich.text import Text
+    from rich.table import Table  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
 
     table = Table(title=title)
     for column in SETTING_COLUMNS:
