@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -217,9 +216,7 @@ class Store:
             yield connection
 
     def close(self) -> None:
-        if self._appender is not None:
-            self._appender.close()
-            self._appender = None
+        self._appender = None
         self.engine.dispose()
 
     # --- reads -------------------------------------------------------------------------------
@@ -354,12 +351,12 @@ class Store:
 
 
 class _Appender:
-    """The append of :meth:`Store.append` on the driver's own connection, one per thread.
+    """The append of :meth:`Store.append` on the driver's own connection.
 
     SQLAlchemy Core costs several times the database's own work for these few statements;
     here they are prepared once as plain SQL in the driver's parameter style and run on a
-    connection from the engine's pool (so with its setup: SQLite's pragmas, busy timeout and
-    explicit transactions).
+    connection taken from the engine's pool for the append and given back after it (so with the
+    pool's setup: SQLite's pragmas, busy timeout and explicit transactions).
     """
 
     def __init__(self, engine: Engine) -> None:
@@ -373,13 +370,6 @@ class _Appender:
             f" VALUES ({', '.join([mark] * 7)})"
         )
         self.seed = f"INSERT INTO dice_seeds (game_id, epoch, seed) VALUES ({mark}, {mark}, {mark})"
-        self.local = threading.local()
-
-    def connection(self) -> Any:
-        raw = getattr(self.local, "raw", None)
-        if raw is None:
-            raw = self.local.raw = self.engine.raw_connection()
-        return raw
 
     def append(
         self, game: str, based_on: int, new: list[Entry], seeds: Mapping[int, bytes]
@@ -389,12 +379,29 @@ class _Appender:
             (game, e.seq, e.type, e.side, e.body_text or canonical(e.body), e.prev, e.hash)
             for e in new
         ]
-        raw = self.connection()
+        try:
+            raw = self.engine.raw_connection()
+        except OperationalError as error:
+            reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
+            raise StorageError(_shown(self.engine.url), reason) from None
+        try:
+            return self._append(raw, game, based_on, rows, seeds)
+        finally:
+            raw.close()  # back to the pool
+
+    def _append(
+        self,
+        raw: Any,
+        game: str,
+        based_on: int,
+        rows: list[tuple[Any, ...]],
+        seeds: Mapping[int, bytes],
+    ) -> bool:
         cursor = raw.cursor()
         try:
             if self.sqlite:
                 cursor.execute("BEGIN IMMEDIATE")
-            cursor.execute(self.move, (based_on + len(new), game, based_on))
+            cursor.execute(self.move, (based_on + len(rows), game, based_on))
             moved = bool(cursor.rowcount == 1)
             if moved:
                 cursor.executemany(self.insert, rows)
@@ -428,12 +435,5 @@ class _Appender:
             else:
                 raw.rollback()
         except self.dbapi.Error:
-            # The connection is broken: drop it, the next append takes a fresh one.
-            self.local.raw = None
+            # The connection is broken: the pool drops it and hands out a fresh one next time.
             raw.invalidate()
-
-    def close(self) -> None:
-        raw = getattr(self.local, "raw", None)
-        if raw is not None:
-            self.local.raw = None
-            raw.close()
