@@ -27,6 +27,7 @@ from ordnance.core.ruleset import Command, Event, Resolution
 from ordnance.vv.board import Board
 from ordnance.vv.casualties import (
     Action,
+    gun_shield,
     Allocation,
     auto_allocation,
     check_allocation,
@@ -179,7 +180,9 @@ def _attack(state: VvState, command: Command, attack: Attack, dice: DiceSource) 
     units = attack.order.units
     roll = dice.roll_dr(f"AP attack by {','.join(units)} at {label}")
     final = roll.total + attack.drm
-    cp = TABLE.cp(attack.apfp, final, board.settings)
+    rolled = TABLE.cp(attack.apfp, final, board.settings)
+    shield = gun_shield(board, attack.firer, attack.victims) if rolled else None
+    cp = rolled - (1 if shield is not None else 0)
     defender = board.unit(attack.victims[0]).side
     events = (
         Event(
@@ -201,11 +204,14 @@ def _attack(state: VvState, command: Command, attack: Attack, dice: DiceSource) 
                 "target": label,
                 "cp": cp,
                 "units": list(attack.victims),
+                **({"shield": shield} if shield is not None else {}),
             },
         ),
     )
     row = TABLE.row(attack.apfp).label
     result = f"{cp} CP for {defender} to fulfil" if cp else "no effect"
+    if shield is not None:
+        result = f"{rolled} CP, the first ignored by {shield}'s Gun Shield (r. 14.63): " + result
     parts = "+".join(map(str, attack.contributions.values()))
     words = (
         f"{parts + ' = ' if len(attack.contributions) > 1 else ''}{attack.apfp} APFP"
@@ -229,6 +235,7 @@ def _attack(state: VvState, command: Command, attack: Attack, dice: DiceSource) 
         dice=roll,
         final=final,
         cp=cp,
+        gun_shield=shield,
         affected=list(attack.victims),
         expected_cp=expected_cp(attack.apfp, attack.drm, board.settings),
         opportunity_fire=attack.order.movers is not None,

@@ -18,7 +18,7 @@ The keys (README, "Valor & Victory"; ``examples/vv-hedgerow-ambush.yaml`` is a c
         units:
           g1: {kind: squad, counter: 4-6-5, hex: G7, sw: {kind: lmg, apfp: 2, range: 8}}
           lt: {kind: leader, counter: 1-3-1, leadership: -1, hex: G7}
-          pak: {kind: gun, apfp: 4, casualty: 3, hex: H6, facing: S}
+          pak: {kind: gun, apfp: 4, casualty: 3, hex: H6, facing: S, shield: true}
           pz: {kind: afv, gun: 12, turret: true, mg360: 4, ffmg: 3, mp: 6, hex: J4, facing: SW}
           truck: {kind: vehicle, casualty: 3, transport: T2, mp: 8, hex: K4, facing: S}
           rider: {kind: squad, counter: 4-6-5, aboard: truck}
@@ -91,6 +91,7 @@ UNIT_KEYS = frozenset(
         "facing",
         "aboard",
         "pinned",
+        "shield",
     }
 )
 SW_KEYS = frozenset({"kind", "apfp", "range"})
@@ -251,7 +252,7 @@ _KIND_KEYS: dict[Kind, frozenset[str]] = {
     Kind.SQUAD: frozenset({"counter", "reduced", "sw"}),
     Kind.HALF_SQUAD: frozenset({"counter", "sw"}),
     Kind.LEADER: frozenset({"counter", "leadership", "sw"}),
-    Kind.GUN: frozenset({"apfp", "casualty"}),
+    Kind.GUN: frozenset({"apfp", "casualty", "shield"}),
     Kind.AFV: frozenset({"gun", "turret", "mg360", "ffmg", "mp", "transport"}),
     Kind.VEHICLE: frozenset({"casualty", "transport", "mg360", "ffmg", "mp"}),
 }
@@ -321,6 +322,8 @@ def _machine(body: Mapping[str, Any], where: str, kind: Kind) -> dict[str, Any]:
             if transport not in RULES.transport:
                 raise fields.fault(f"{where}.transport", f"one of {', '.join(RULES.transport)}")
             result["transport"] = transport
+    if kind is Kind.GUN and "shield" in body:
+        result["shield"] = fields.flag(body["shield"], f"{where}.shield")
     if kind is not Kind.AFV:
         result["casualty"] = fields.whole(body.get("casualty"), f"{where}.casualty", 1, 9)
     return result
@@ -418,4 +421,5 @@ def _unit_value(unit_id: str, raw: Mapping[str, Any]) -> Unit:
         casualty=raw.get("casualty", 0),
         transport=raw.get("transport"),
         mp=raw.get("mp", 0),
+        shield=raw.get("shield", False),
     )

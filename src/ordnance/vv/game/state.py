@@ -15,7 +15,8 @@ kind                data                                       effect
 ``rally``           unit, rallied (bool), auto (bool)          unpinned (with its passengers)
 ``fired``           side, units, key, target, grenades,        Fire markers; the class attacked
                     satchels                                   the target; the X weapons spent
-``attack``          side, defender, target, cp, units          CP > 0: they wait for the defender
+``attack``          side, defender, target, cp, units,         CP > 0: they wait for the defender
+                    shield (a Gun whose shield took 1 CP)
 ``casualty``        unit, result (pinned, reduced,             the unit's new state
                     reduced+pinned, eliminated)
 ``allocated``       (none)                                     the CP are fulfilled
@@ -194,6 +195,7 @@ def _attack(state: VvState, data: Mapping[str, Any]) -> VvState:
         str(data["side"]),
         str(data["defender"]),
         tuple(str(u) for u in data["units"]),
+        None if data.get("shield") is None else str(data["shield"]),
     )
     return replace(state, pending=pending)
 
