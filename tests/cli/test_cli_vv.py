@@ -166,7 +166,8 @@ def test_the_ai_answers_for_its_side_only(cli, db, game):
     do(cli, db, game, "american", "fire", "a1,a2,sgt", "--at", "E5")
     sent = ai(cli, db, game).json
     texts = [c["ruling"]["command"] for c in sent["commands"]]
-    assert texts in ([], ["assign-cp --auto"])  # depending on the fair dice
+    # Depending on the fair dice: no CP, or the allocation losing the Germans the least value.
+    assert texts == [] or (len(texts) == 1 and texts[0].startswith("assign-cp "))
     assert sent["to_move"] == "american"
 
 

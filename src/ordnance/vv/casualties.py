@@ -53,9 +53,10 @@ ordnance.core.errors.IllegalAction: refused by VV.AP-resolve: b:pin is more than
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Protocol, TypeVar
 
 from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.core.hexgrid import Arc, Hex
@@ -63,6 +64,13 @@ from ordnance.vv.board import Board
 from ordnance.vv.units import Kind, Unit
 
 RESOLVE = "VV.AP-resolve"
+
+
+class _Ordered(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+CostT = TypeVar("CostT", bound=_Ordered)
 
 
 class Action(enum.StrEnum):
@@ -339,9 +347,16 @@ def _cost(board: Board, allocations: Sequence[Allocation]) -> tuple[Fraction, Fr
 
 def auto_allocation(board: Board, pending: Pending) -> tuple[Allocation, ...]:
     """The valid allocation losing the least (see the module docstring), in unit order."""
+    return best_allocation(board, pending, lambda chosen: _cost(board, chosen))[1]
+
+
+def best_allocation(
+    board: Board, pending: Pending, cost: Callable[[tuple[Allocation, ...]], CostT]
+) -> tuple[CostT, tuple[Allocation, ...]]:
+    """The valid allocation of least ``cost`` (the first found among equals) and its cost."""
     # Unpinned units first: pinned ones may only follow them (r. 14.62).
     eligible = sorted(allocatable(board, pending), key=lambda u: board.status[u].pinned)
-    best: tuple[tuple[Fraction, Fraction, int], tuple[Allocation, ...]] | None = None
+    best: tuple[CostT, tuple[Allocation, ...]] | None = None
 
     def search(index: int, chosen: tuple[Allocation, ...], total: int) -> None:
         nonlocal best
@@ -350,9 +365,9 @@ def auto_allocation(board: Board, pending: Pending) -> tuple[Allocation, ...]:
                 check_allocation(board, pending, chosen)
             except IllegalAction:
                 return
-            cost = _cost(board, chosen)
-            if best is None or cost < best[0]:
-                best = (cost, chosen)
+            price = cost(chosen)
+            if best is None or price < best[0]:
+                best = (price, chosen)
             return
         search(index + 1, chosen, total)
         for option in _options(board, eligible[index]):
@@ -361,4 +376,4 @@ def auto_allocation(board: Board, pending: Pending) -> tuple[Allocation, ...]:
     search(0, (), 0)
     if best is None:
         raise IllegalAction(RESOLVE, "no valid allocation exists for this hex")
-    return best[1]
+    return best

@@ -27,10 +27,10 @@ from ordnance.core.ruleset import Command, Event, Resolution
 from ordnance.vv.board import Board
 from ordnance.vv.casualties import (
     Action,
-    gun_shield,
     Allocation,
     auto_allocation,
     check_allocation,
+    gun_shield,
     parse_allocations,
 )
 from ordnance.vv.combat_table import TABLE
@@ -38,6 +38,7 @@ from ordnance.vv.game.movement import can_opfire, move, pass_fire
 from ordnance.vv.game.rally import rally
 from ordnance.vv.game.rulings import PHASES_CLAUSE, RESOLVE, SEQUENCE, ruling
 from ordnance.vv.game.state import PHASES, Phase, VvState, apply, next_segment
+from ordnance.vv.game.victory import VICTORY, result
 from ordnance.vv.groups import Attack, FireOrder, check_attack
 from ordnance.vv.odds import expected_cp
 from ordnance.vv.units import Mount
@@ -96,9 +97,17 @@ def _phase(state: VvState, command: Command, dice: DiceSource) -> Resolution:
     events.append(Event("cleanup"))
     after = next_segment(state)
     if after is None:
-        events.append(Event("over"))
-        words = "The last Player Turn ends: the scenario is over."
-        return Resolution(tuple(events), ruling(command, (SEQUENCE,), words))
+        sheet = state.sheet
+        outcome = result(sheet.victory, state.board, state.control, sheet.sides)
+        events.append(Event("over", {"result": outcome}))
+        scores = ", ".join(f"{side} {points}" for side, points in outcome["points"].items())
+        winner = outcome["winner"]
+        words = (
+            "The last Player Turn ends: the scenario is over."
+            f" Victory points: {scores}; {f'{winner} wins' if winner else 'a draw'}."
+        )
+        verdict = ruling(command, (SEQUENCE, VICTORY), words, result=outcome)
+        return Resolution(tuple(events), verdict)
     turn, player = after
     events.append(_phase_event(turn, player, Phase.COMMAND))
     rallied = [u for u in state.board.side_units(player) if state.board.status[u].pinned]

@@ -202,6 +202,10 @@ def view(state: VvState) -> JsonObject:
         "phase_owner": state.phase_owner,
         "to_move": state.to_move,
         "over": state.over,
+        "victory": state.sheet.victory,
+        "control": {board.label(h): side for h, side in sorted(state.control.items())},
+        "result": state.result,
+        "winner": None if state.result is None else state.result["winner"],
         "ai_sides": sorted(state.sheet.ai_sides),
         "pending": None
         if pending is None
@@ -211,6 +215,7 @@ def view(state: VvState) -> JsonObject:
             "attacker": pending.attacker,
             "defender": pending.defender,
             "units": list(pending.units),
+            "shield": pending.shield,
         },
         "opportunity": None
         if window is None

@@ -9,6 +9,7 @@ The keys (README, "Valor & Victory"; ``examples/vv-hedgerow-ambush.yaml`` is a c
     turns: 1                   # Game Turns (none: open-ended)
     first: american            # whose Player Turn comes first
     settings: {low_roll: clamp}            # overrides of ordnance.vv.settings
+    victory: {objectives: {G7: 2}, casualties: true, tie: german}   # see .victory
     fortifications: {G7: foxholes}         # foxholes, trenches, sandbags
     sides:
       german:
@@ -48,6 +49,7 @@ from ordnance.core.hexgrid import Direction, Hex
 from ordnance.core.maps import GameMap, MapUnreadable, Vocabulary, load_map_text, map_source
 from ordnance.vv.board import Status
 from ordnance.vv.counters import Counter
+from ordnance.vv.game.victory import read_victory
 from ordnance.vv.groups import Pool
 from ordnance.vv.numbers import RULES
 from ordnance.vv.settings import VvSettings
@@ -66,6 +68,7 @@ TOP_KEYS = frozenset(
         "settings",
         "fortifications",
         "sides",
+        "victory",
     }
 )
 SIDE_KEYS = frozenset({"ai", "elite", "pool", "units"})
@@ -177,8 +180,10 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     first = data.get("first", next(iter(sides)))
     if first not in sides:
         raise fields.fault("first", f"names no side; sides: {', '.join(sides)}")
+    victory = read_victory(data.get("victory", {}), game_map, tuple(sides))
     return {
         "map": map_json,
+        "victory": victory,
         "turns": turns,
         "first": first,
         "settings": settings,
@@ -362,6 +367,7 @@ class Sheet:
     pools: Mapping[str, Pool]
     first: str
     turns: int | None
+    victory: Mapping[str, Any]
 
     def other(self, side: str) -> str:
         return next(s for s in self.sides if s != side)
@@ -399,6 +405,7 @@ def _sheet(text: str) -> Sheet:
         pools=pools,
         first=body["first"],
         turns=body["turns"],
+        victory=body.get("victory") or {},
     )
 
 
