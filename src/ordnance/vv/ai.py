@@ -495,7 +495,7 @@ def plan_fire(
     policy = policy or AiPolicy.of(board.settings)
     board = policy.on(board)
     pool = pool or Pool()
-    x_weapons = policy.x_weapons and policy.evaluation == "value"
+    x_weapons = policy.x_weapons
     budget = (pool.grenades, pool.satchels) if x_weapons else (0, 0)
     targets = (at,) if at is not None else enemy_hexes(board, side)
     plans: dict[str, _ClassPlan] = {}

@@ -7,8 +7,8 @@ AI scores every hex it can reach this phase (MP by terrain and hexside, uphill +
 hex always allowed, never an enemy hex) and steps toward the best one, if it beats staying by
 ``MARGIN``. The score, in expected CP (one CP about one point of unit value):
 
-- objectives: for each objective hex the side does not control, its points over one plus the
-  distance to it (``OBJECTIVE`` times); entering it takes control (victory);
+- objectives: minus ``objective`` per hex of distance to the nearest objective the side does
+  not control, plus that objective's points in it (entering it takes control; victory);
 - cover: the hex's terrain and fortification cover (``COVER`` per point);
 - fire lanes: the expected CP the enemy's units could put on the stack there (each enemy hex
   with a clear LOS and the range, its units' APFP, the cover and hindrances), and half that of
@@ -21,7 +21,7 @@ units (the stacking limit, r. 6.9, which the game does not check itself). Vehicl
 not move (the AI's policy, not a rule).
 
 >>> WEIGHTS.objective, WEIGHTS.cover, WEIGHTS.fire, WEIGHTS.path, WEIGHTS.margin
-(Fraction(2, 1), Fraction(1, 2), Fraction(1, 2), Fraction(1, 2), Fraction(1, 4))
+(Fraction(1, 1), Fraction(1, 2), Fraction(1, 2), Fraction(1, 2), Fraction(1, 4))
 """
 
 from __future__ import annotations
@@ -30,25 +30,30 @@ import heapq
 import shlex
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import cast
 
-from ordnance.core.errors import IllegalAction
-from ordnance.core.hexgrid import Hex
+from ordnance.core.hexgrid import Hex, Hexside
+from ordnance.core.maps import GameMap
 from ordnance.vv.ai import AiPolicy
 from ordnance.vv.board import Board
-from ordnance.vv.game.movement import allowance, step_cost
+from ordnance.vv.game.movement import allowance
 from ordnance.vv.game.state import VvState
 from ordnance.vv.numbers import RULES
 from ordnance.vv.odds import expected_cp
+from ordnance.vv.settings import VvSettings
 from ordnance.vv.units import Kind
 
 STACKING = 4  # infantry units per hex (r. 6.9)
+_EXPOSURE: dict[object, dict[object, float]] = {}
+_CACHE_LIMIT = 20_000
 
 
 @dataclass(frozen=True)
 class Weights:
     """The movement score's weights (module docstring)."""
 
-    objective: Fraction = Fraction(2)
+    objective: Fraction = Fraction(1)
     cover: Fraction = Fraction(1, 2)
     fire: Fraction = Fraction(1, 2)
     path: Fraction = Fraction(1, 2)
@@ -91,27 +96,25 @@ def _stacks(board: Board, side: str) -> list[tuple[Hex, tuple[str, ...], int, bo
 
 
 def _reach(
-    board: Board, units: tuple[str, ...], start: Hex, *, left: int, moved: bool, enemy: str
+    board: Board, units: tuple[str, ...], start: Hex, *, left: int, moved: bool, occupied: set[Hex]
 ) -> dict[Hex, tuple[int, tuple[Hex, ...]]]:
     """Every hex the stack can reach this phase: MP spent and the path there (cheapest)."""
     best: dict[Hex, tuple[int, tuple[Hex, ...]]] = {start: (0, ())}
     queue: list[tuple[int, int, Hex]] = [(0, 0, start)]
     order = 0
+    kinds = {board.unit(u).kind.infantry for u in units}
     while queue:
         spent, _, hex = heapq.heappop(queue)
         if spent > best[hex][0]:
             continue
         path = best[hex][1]
         for step in hex.neighbours():
-            if step not in board.game_map or any(
-                board.unit(u).side == enemy for u in board.at(step)
-            ):
+            if step not in board.game_map or step in occupied:
                 continue
-            try:
-                cost = max(step_cost(board, u, hex, step) for u in units)
-            except IllegalAction:  # terrain the unit may not enter
-                continue
-            total = spent + cost
+            costs = [_cost(board.game_map, hex, step, infantry) for infantry in kinds]
+            if None in costs:
+                continue  # terrain the unit may not enter
+            total = spent + max(c for c in costs if c is not None)
             first_free = not moved and not path  # a first hex is always allowed (r. 6.1)
             if total > left and not first_free:
                 continue
@@ -122,6 +125,21 @@ def _reach(
             if total < left:
                 heapq.heappush(queue, (total, order, step))
     return best
+
+
+@lru_cache(maxsize=65536)
+def _cost(game_map: GameMap, start: Hex, to: Hex, infantry: bool) -> int | None:
+    """The MP cost of one step, as :func:`~.movement.step_cost` charges it (None: prohibited)."""
+    terrain = game_map.terrain(to)
+    cost = RULES.hex_cost(terrain, vehicle=not infantry)
+    if cost is None:
+        return None
+    feature = game_map.hexside(Hexside.between(start, to))
+    if feature is not None:
+        cost += RULES.hexside_costs.get(feature, 0)
+    if game_map.elevation(to) > game_map.elevation(start):
+        cost += RULES.uphill_mp
+    return cost
 
 
 def _enemy_hexes(board: Board, enemy: str) -> dict[Hex, list[str]]:
@@ -150,28 +168,55 @@ def _apfp(board: Board, units: list[str] | tuple[str, ...], distance: int) -> in
     return total
 
 
-class _Scorer:
-    """The score of the module docstring for one stack, remembering per-hex parts."""
+@lru_cache(maxsize=4096)
+def _expected(apfp: int, drm: int, settings: VvSettings) -> float:
+    return float(expected_cp(apfp, drm, settings))
 
-    def __init__(self, state: VvState, side: str, units: tuple[str, ...]) -> None:
-        self.state, self.board, self.side, self.units = state, state.board, side, units
+
+class _Context:
+    """One decision's view of the board: the enemy, where he is, the objectives still wanted,
+    and the threat to each hex (remembered; the score is a heuristic, kept in floats)."""
+
+    def __init__(self, state: VvState, side: str) -> None:
+        board = state.board
+        self.state, self.board, self.side = state, board, side
         self.enemy = state.other(side)
-        self.enemies = _enemy_hexes(self.board, self.enemy)
-        self.exposure: dict[tuple[Hex, bool], Fraction] = {}
-        victory = state.sheet.victory
+        self.enemies = _enemy_hexes(board, self.enemy)
+        self.occupied = {
+            h for u in board.side_units(self.enemy) if (h := board.hex_of(u)) is not None
+        }
+        # Threats depend only on the enemy's units and their states: remembered across the
+        # decisions of a phase, which mostly see the same enemy.
+        self.fingerprint = (
+            id(board.game_map),
+            tuple(sorted((u, board.hex_of(u), board.status[u]) for u in self.enemies_units())),
+        )
+        if len(_EXPOSURE) > _CACHE_LIMIT:
+            _EXPOSURE.clear()
+        self.exposure = _EXPOSURE.setdefault(self.fingerprint, {})
+        objectives = state.sheet.victory.get("objectives", {})
         self.wanted = [
-            (self.board.parse(label), points)
-            for label, points in victory.get("objectives", {}).items()
-            if state.control.get(self.board.parse(label)) != side
+            (board.parse(label), points)
+            for label, points in objectives.items()
+            if state.control.get(board.parse(label)) != side
         ]
+        self.infantry_at: dict[Hex, int] = {}
+        for unit_id in board.side_units(side):
+            hex = board.hex_of(unit_id)
+            if hex is not None and board.unit(unit_id).kind.infantry:
+                self.infantry_at[hex] = self.infantry_at.get(hex, 0) + 1
 
-    def threat(self, hex: Hex, *, opfire: bool) -> Fraction:
-        """Expected CP the enemy could put on the stack in ``hex``."""
+    def enemies_units(self) -> list[str]:
+        return [u for units in self.enemies.values() for u in units]
+
+    def threat(self, hex: Hex, *, opfire: bool) -> float:
+        """Expected CP the enemy could put on a stack in ``hex``."""
         key = (hex, opfire)
-        if key in self.exposure:
-            return self.exposure[key]
+        found = self.exposure.get(key)
+        if found is not None:
+            return found
         board = self.board
-        total = Fraction(0)
+        total = 0.0
         cover = board.cover_of(hex)
         for where, units in self.enemies.items():
             verdict = board.los(where, hex)
@@ -187,64 +232,81 @@ class _Scorer:
             if opfire:
                 drm += RULES.opfire_no_cover if own <= 0 else 0
                 drm += RULES.opfire_adjacent if distance == 1 else 0
-            total += expected_cp(apfp, drm, board.settings)
+            total += _expected(apfp, drm, board.settings)
         self.exposure[key] = total
         return total
 
-    def firepower(self, hex: Hex) -> Fraction:
+    def firepower(self, hex: Hex, units: tuple[str, ...]) -> float:
+        """The best expected CP ``units`` could fire from ``hex`` at an enemy hex."""
         board = self.board
-        best = Fraction(0)
+        key = (hex, tuple((u, board.status[u].reduced) for u in units))
+        found = self.exposure.get(key)
+        if found is not None:
+            return found
+        best = 0.0
         for where in self.enemies:
             verdict = board.los(hex, where)
             if not verdict.clear:
                 continue
-            apfp = _apfp(board, self.units, hex.distance(where))
+            apfp = _apfp(board, units, hex.distance(where))
             if apfp <= 0:
                 continue
             cover = verdict.cover.value if verdict.cover is not None else 0
             drm = board.cover_of(where) + cover + verdict.total
-            best = max(best, expected_cp(apfp, drm, board.settings))
+            best = max(best, _expected(apfp, drm, board.settings))
+        self.exposure[key] = best
         return best
 
-    def score(self, hex: Hex, path: tuple[Hex, ...]) -> Fraction:
-        weights = WEIGHTS
-        pull = max(
-            (Fraction(points, 1 + hex.distance(at)) for at, points in self.wanted),
-            default=Fraction(0),
-        )
-        value = weights.objective * pull
-        value += weights.cover * self.board.cover_of(hex)
+    def score(self, hex: Hex, path: tuple[Hex, ...], units: tuple[str, ...]) -> float:
+        value = 0.0
+        if self.wanted:
+            nearest = min(hex.distance(at) for at, _ in self.wanted)
+            value -= float(WEIGHTS.objective) * nearest
+            value += sum(points for at, points in self.wanted if at == hex)
+        value += float(WEIGHTS.cover) * self.board.cover_of(hex)
         value -= self.threat(hex, opfire=False)
-        value -= weights.path * sum(self.threat(h, opfire=True) for h in path[:-1])
-        value += weights.fire * self.firepower(hex)
+        value -= float(WEIGHTS.path) * sum(self.threat(h, opfire=True) for h in path[:-1])
+        value += float(WEIGHTS.fire) * self.firepower(hex, units)
         return value
+
+    def best(
+        self, start: Hex, units: tuple[str, ...], left: int, moved: bool
+    ) -> tuple[float, float, tuple[Hex, ...]]:
+        """The stack's score staying, its best score elsewhere and the path there."""
+        reach = _reach(self.board, units, start, left=left, moved=moved, occupied=self.occupied)
+        stay = self.score(start, (), units)
+        best, path = stay, cast(tuple[Hex, ...], ())
+        for hex in reach:  # in the search's order: deterministic
+            if hex == start:
+                continue
+            if self.infantry_at.get(hex, 0) + len(units) > STACKING:
+                continue
+            value = self.score(hex, reach[hex][1], units)
+            if value > best:
+                best, path = value, reach[hex][1]
+        return stay, best, path
+
+
+def move_gain(state: VvState, side: str, hex: Hex) -> Fraction:
+    """How much more the best destination of the stack in ``hex`` scores than staying, less the
+    margin (0 when it stays): the AI's Fire Phase lets a stack move instead of firing when this
+    is more than its attack is worth."""
+    for start, units, left, moved in _stacks(state.board, side):
+        if start == hex:
+            stay, best, _ = _Context(state, side).best(start, units, left, moved)
+            gain = best - stay - float(WEIGHTS.margin)
+            return Fraction(gain).limit_denominator(1000) if gain > 0 else Fraction(0)
+    return Fraction(0)
 
 
 def next_step(state: VvState, side: str, policy: AiPolicy) -> str | None:
     """The AI's next ``move`` command in its Movement Phase, or None when every stack stays."""
-    board = state.board
-    enemy = state.other(side)
-    infantry_at: dict[Hex, int] = {}
-    for unit_id in board.side_units(side):
-        hex = board.hex_of(unit_id)
-        if hex is not None and board.unit(unit_id).kind.infantry:
-            infantry_at[hex] = infantry_at.get(hex, 0) + 1
-    for start, units, left, moved in _stacks(board, side):
+    context = _Context(state, side)
+    for start, units, left, moved in _stacks(state.board, side):
         if left <= 0 and moved:
             continue
-        scorer = _Scorer(state, side, units)
-        reach = _reach(board, units, start, left=left, moved=moved, enemy=enemy)
-        stay = scorer.score(start, ())
-        best, target = stay + WEIGHTS.margin, start
-        for hex in board.game_map:
-            if hex not in reach or hex == start:
-                continue
-            if infantry_at.get(hex, 0) + len(units) > STACKING:
-                continue
-            value = scorer.score(hex, reach[hex][1])
-            if value > best:
-                best, target = value, hex
-        if target != start:
-            step = reach[target][1][0]
-            return shlex.join(["move", ",".join(units), "--to", board.label(step) or ""])
+        stay, best, path = context.best(start, units, left, moved)
+        if path and best > stay + float(WEIGHTS.margin):
+            label = state.board.label(path[0]) or ""
+            return shlex.join(["move", ",".join(units), "--to", label])
     return None

@@ -10,7 +10,8 @@ parsing and checks as a person's (VV.AP-phases):
   :func:`~ordnance.vv.ai.opfire_choice` (with its look-ahead), or ``pass``;
 - its Fire or Defensive Fire Phase: the first attack of :func:`~ordnance.vv.ai.plan_fire`,
   grenades and satchels included (the plan is made again after each attack), then
-  ``phase next``;
+  ``phase next``; in its own Fire Phase an infantry stack whose move would gain more than its
+  attack is worth (:func:`~ordnance.vv.game.ai_moves.move_gain`) holds its fire to move;
 - its Movement Phase: the next step of :func:`~ordnance.vv.game.ai_moves.next_step` (setting
   ``ai_moves``), then ``phase next``;
 - its After-Action Phase: a rally roll for each pinned unit, with the best unpinned leader in
@@ -25,7 +26,7 @@ import shlex
 from ordnance.core.errors import IllegalAction
 from ordnance.vv.ai import AiPolicy, PlannedAttack, opfire_choice, plan_fire
 from ordnance.vv.evaluate import least_loss_allocation
-from ordnance.vv.game.ai_moves import next_step
+from ordnance.vv.game.ai_moves import move_gain, next_step
 from ordnance.vv.game.rally import leaders_for
 from ordnance.vv.game.state import Phase, VvState
 
@@ -62,8 +63,19 @@ def ai_command(state: VvState, side: str, policy: AiPolicy | None = None) -> str
         return "pass" if choice is None else fire_text("opfire", choice, state)
     if state.phase in (Phase.FIRE, Phase.DEFENSIVE_FIRE):
         plan = plan_fire(board, side, attacked=state.attacked, pool=pool, policy=policy)
-        if plan.attacks:
-            return fire_text("fire", plan.attacks[0], state)
+        moving = state.phase is Phase.FIRE and policy.moves
+        for attack in plan.attacks:
+            # In its own Fire Phase a stack that would gain more by moving keeps still.
+            where = board.hex_of(attack.units[0])
+            infantry = all(board.unit(u).kind.infantry for u in attack.units)
+            if (
+                moving
+                and infantry
+                and where is not None
+                and move_gain(state, side, where) > attack.expected
+            ):
+                continue
+            return fire_text("fire", attack, state)
     if state.phase is Phase.MOVEMENT and policy.moves:
         step = next_step(state, side, policy)
         if step is not None:
