@@ -24,9 +24,9 @@ only what lands, as the defender would take it (r. 14.6-14.65, VV.AP-resolve):
 >>> here, there = grid.parse("C3"), grid.parse("C5")
 >>> board = Board(GameMap("m", "vv", grid, "open"), units, {"lt": Status(here), "a": Status(there)})
 >>> [hex_loss(board, Pending(here, cp, "us", "de", ("lt",))) for cp in (1, 5)]
-[Fraction(3, 4), Fraction(3, 1)]
+[Fraction(1, 4), Fraction(1, 1)]
 >>> attack_worth(board, there, here, ("lt",), apfp=13, drm=-1)
-Fraction(9, 4)
+Fraction(3, 4)
 """
 
 from __future__ import annotations

@@ -111,11 +111,12 @@ class VvSettings:
         " expected Casualty Points (the first AI's objective).",
     )
     ai_leader_value: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
-        Fraction(3),
+        Fraction(1),
         "[default]",
         "r. 13.6 (AI policy)",
-        "A leader's value to the AI; every other unit is worth its Casualty Rating (a vehicle"
-        " with its passengers).",
+        "A leader's value to the AI (default: the usual leader's Casualty Rating, what casualty"
+        " victory points count; more makes it shield its leaders); every other unit is worth"
+        " its Casualty Rating (a vehicle with its passengers).",
     )
     ai_pin_fraction: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
         Fraction(1, 4),

@@ -8,13 +8,14 @@ hex always allowed, never an enemy hex) and steps toward the best one, if it bea
 ``MARGIN``. The score, in expected CP (one CP about one point of unit value):
 
 - objectives: minus ``objective`` per hex of distance to the nearest objective the side does
-  not control, plus that objective's points in it (entering it takes control; victory);
+  not control and no enemy stands in (no Close Assault is modelled: a held one is taken by
+  emptying it with fire), plus that objective's points in it (entering takes control);
 - cover: the hex's terrain and fortification cover (``COVER`` per point);
 - fire lanes: the expected CP the enemy's units could put on the stack there (each enemy hex
   with a clear LOS and the range, its units' APFP, the cover and hindrances), and half that of
   Opportunity Fire on each hex of the way (its -1 and -2 included), as a loss;
 - next turn's fire: the best expected CP the stack could fire from there at an enemy hex
-  (``FIRE`` times).
+  (``fire`` times), while a Player Turn is still to come.
 
 Leaders stay with squads that have stopped; a hex never receives more than four infantry
 units (the stacking limit, r. 6.9, which the game does not check itself). Vehicles and Guns do
@@ -38,7 +39,7 @@ from ordnance.core.maps import GameMap
 from ordnance.vv.ai import AiPolicy
 from ordnance.vv.board import Board
 from ordnance.vv.game.movement import allowance
-from ordnance.vv.game.state import VvState
+from ordnance.vv.game.state import VvState, next_segment
 from ordnance.vv.numbers import RULES
 from ordnance.vv.odds import expected_cp
 from ordnance.vv.settings import VvSettings
@@ -195,11 +196,16 @@ class _Context:
             _EXPOSURE.clear()
         self.exposure = _EXPOSURE.setdefault(self.fingerprint, {})
         objectives = state.sheet.victory.get("objectives", {})
+        # The game has no Close Assault: an objective the enemy stands in is taken only by
+        # emptying it with fire, so only free ones pull.
         self.wanted = [
-            (board.parse(label), points)
+            (hex, points)
             for label, points in objectives.items()
-            if state.control.get(board.parse(label)) != side
+            if state.control.get(hex := board.parse(label)) != side and hex not in self.occupied
         ]
+        # Fire from the new hex counts while a Player Turn is still to come (the enemy's, in
+        # which ours fire Opportunity and Defensive Fire, or our next).
+        self.fire_weight = float(WEIGHTS.fire) if next_segment(state) is not None else 0.0
         self.infantry_at: dict[Hex, int] = {}
         for unit_id in board.side_units(side):
             hex = board.hex_of(unit_id)
@@ -266,7 +272,8 @@ class _Context:
         value += float(WEIGHTS.cover) * self.board.cover_of(hex)
         value -= self.threat(hex, opfire=False)
         value -= float(WEIGHTS.path) * sum(self.threat(h, opfire=True) for h in path[:-1])
-        value += float(WEIGHTS.fire) * self.firepower(hex, units)
+        if self.fire_weight:
+            value += self.fire_weight * self.firepower(hex, units)
         return value
 
     def best(
@@ -289,11 +296,14 @@ class _Context:
 
 def move_gain(state: VvState, side: str, hex: Hex) -> Fraction:
     """How much more the best destination of the stack in ``hex`` scores than staying, less the
-    margin (0 when it stays): the AI's Fire Phase lets a stack move instead of firing when this
-    is more than its attack is worth."""
+    margin (0 when it stays, or when no free objective is left to take): the AI's Fire Phase
+    lets a stack move instead of firing when this is more than its attack is worth."""
+    context = _Context(state, side)
+    if not context.wanted:
+        return Fraction(0)  # nothing to take: fire first, the rest moves
     for start, units, left, moved in _stacks(state.board, side):
         if start == hex:
-            stay, best, _ = _Context(state, side).best(start, units, left, moved)
+            stay, best, _ = context.best(start, units, left, moved)
             gain = best - stay - float(WEIGHTS.margin)
             return Fraction(gain).limit_denominator(1000) if gain > 0 else Fraction(0)
     return Fraction(0)
