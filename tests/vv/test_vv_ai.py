@@ -25,8 +25,8 @@ from ordnance.vv.ai import AiPolicy, opfire_choice, plan_fire
 from ordnance.vv.groups import FireOrder, check_attack, group_key
 from ordnance.vv.units import Kind
 
-BANDS = (4, 10, 18, 28, 40)
-CP = AiPolicy.greedy()  # the first AI's objective: raw expected CP, no X weapons  # the upper ends of the AP table's APFP rows
+BANDS = (4, 10, 18, 28, 40)  # the upper ends of the AP table's APFP rows
+CP = AiPolicy.greedy()  # the first AI's objective: raw expected CP, no X weapons
 
 
 def table_expectation(apfp: int, drm: int) -> Fraction:
