@@ -7,9 +7,10 @@ AI scores every hex it can reach this phase (MP by terrain and hexside, uphill +
 hex always allowed, never an enemy hex) and steps toward the best one, if it beats staying by
 ``MARGIN``. The score, in expected CP (one CP about one point of unit value):
 
-- objectives: minus ``objective`` per hex of distance to the nearest objective the side does
-  not control and no enemy stands in (no Close Assault is modelled: a held one is taken by
-  emptying it with fire), plus that objective's points in it (entering takes control);
+- objectives: the points of each objective the side does not control and no enemy stands in
+  (no Close Assault is modelled: a held one is taken by emptying it with fire) that the move
+  enters, on the way or at its end (entering takes control), minus ``objective`` per hex of
+  distance to the nearest one still to take;
 - cover: the hex's terrain and fortification cover (``COVER`` per point);
 - fire lanes: the expected CP the enemy's units could put on the stack there (each enemy hex
   with a clear LOS and the range, its units' APFP, the cover and hindrances), and half that of
@@ -81,10 +82,8 @@ def _stacks(board: Board, side: str) -> list[tuple[Hex, tuple[str, ...], int, bo
             continue
         found.setdefault(hex, []).append(unit_id)
     stacks = []
-    for hex in board.game_map:
-        units = found.get(hex)
-        if not units:
-            continue
+    for hex in sorted(found, key=lambda h: (h.q, h.r)):
+        units = found[hex]
         if hex in stopped:
             # Leaders stay with the squads that stopped here; the others may go on.
             units = [u for u in units if board.unit(u).kind is not Kind.LEADER]
@@ -109,8 +108,8 @@ def _reach(
         if spent > best[hex][0]:
             continue
         path = best[hex][1]
-        for step in hex.neighbours():
-            if step not in board.game_map or step in occupied:
+        for step in _neighbours(board.game_map, hex):
+            if step in occupied:
                 continue
             costs = [_cost(board.game_map, hex, step, infantry) for infantry in kinds]
             if None in costs:
@@ -126,6 +125,11 @@ def _reach(
             if total < left:
                 heapq.heappush(queue, (total, order, step))
     return best
+
+
+@lru_cache(maxsize=65536)
+def _neighbours(game_map: GameMap, hex: Hex) -> tuple[Hex, ...]:
+    return tuple(h for h in hex.neighbours() if h in game_map)
 
 
 @lru_cache(maxsize=65536)
@@ -199,18 +203,18 @@ class _Context:
         # The game has no Close Assault: an objective the enemy stands in is taken only by
         # emptying it with fire, so only free ones pull.
         self.wanted = [
-            (hex, points)
+            (at, points)
             for label, points in objectives.items()
-            if state.control.get(hex := board.parse(label)) != side and hex not in self.occupied
+            if state.control.get(at := board.parse(label)) != side and at not in self.occupied
         ]
         # Fire from the new hex counts while a Player Turn is still to come (the enemy's, in
         # which ours fire Opportunity and Defensive Fire, or our next).
         self.fire_weight = float(WEIGHTS.fire) if next_segment(state) is not None else 0.0
         self.infantry_at: dict[Hex, int] = {}
         for unit_id in board.side_units(side):
-            hex = board.hex_of(unit_id)
-            if hex is not None and board.unit(unit_id).kind.infantry:
-                self.infantry_at[hex] = self.infantry_at.get(hex, 0) + 1
+            where = board.hex_of(unit_id)
+            if where is not None and board.unit(unit_id).kind.infantry:
+                self.infantry_at[where] = self.infantry_at.get(where, 0) + 1
 
     def enemies_units(self) -> list[str]:
         return [u for units in self.enemies.values() for u in units]
@@ -266,9 +270,12 @@ class _Context:
     def score(self, hex: Hex, path: tuple[Hex, ...], units: tuple[str, ...]) -> float:
         value = 0.0
         if self.wanted:
-            nearest = min(hex.distance(at) for at, _ in self.wanted)
-            value -= float(WEIGHTS.objective) * nearest
-            value += sum(points for at, points in self.wanted if at == hex)
+            # Entering takes control, on the way as well as at the end of the move.
+            crossed = {*path, hex}
+            value += sum(points for at, points in self.wanted if at in crossed)
+            left = [at for at, _ in self.wanted if at not in crossed]
+            if left:
+                value -= float(WEIGHTS.objective) * min(hex.distance(at) for at in left)
         value += float(WEIGHTS.cover) * self.board.cover_of(hex)
         value -= self.threat(hex, opfire=False)
         value -= float(WEIGHTS.path) * sum(self.threat(h, opfire=True) for h in path[:-1])
