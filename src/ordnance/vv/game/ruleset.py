@@ -23,7 +23,7 @@ Fraction(1, 36)
 (4, ['fired', 'attack'])
 >>> state = rules.apply(rules.apply(state, done.events[0]), done.events[1])
 >>> rules.to_move(state), rules.ai_command(state, "de")
-('de', 'assign-cp --auto')
+('de', 'assign-cp g:eliminate')
 """
 
 from __future__ import annotations
