@@ -127,7 +127,7 @@ def initial_state(sheet: Sheet) -> VvState:
         smoke_on(sheet.game_map),
         sheet.settings,
     )
-    control = start_control(sheet.victory, board, board.parse)
+    control = start_control(sheet.victory, board)
     return VvState(sheet, board, 1, sheet.first, Phase.COMMAND, dict(sheet.pools), control=control)
 
 

@@ -68,11 +68,11 @@ def read_victory(raw: object, game_map: GameMap, sides: Sequence[str]) -> dict[s
     }
 
 
-def start_control(victory: Mapping[str, Any], board: Board, parse: Any) -> dict[Hex, str]:
+def start_control(victory: Mapping[str, Any], board: Board) -> dict[Hex, str]:
     """Who controls each objective at the start: as the file says, else the side alone there."""
     control: dict[Hex, str] = {}
     for label in victory.get("objectives", {}):
-        hex = parse(label)
+        hex = board.parse(label)
         given = victory.get("control", {}).get(label)
         held = _held_by(board, hex)
         if given is not None:
