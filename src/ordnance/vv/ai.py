@@ -62,6 +62,7 @@ Fraction(14, 9)
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -361,32 +362,47 @@ class _ClassPlan:
 def _programme(
     board: Board, units: tuple[str, ...], options: list[_Option], budget: tuple[int, int]
 ) -> _ClassPlan:
-    """The dynamic programme of the module docstring for one class."""
+    """The dynamic programme of the module docstring for one class.
+
+    The values are Fractions; the programme runs on whole numbers, every value times the
+    least common denominator of the class's values, so its comparisons stay exact and cheap.
+    """
     n = len(units)
     full = (1 << n) - 1
     budgets = _budgets(budget)
-    best = {(mask, r): ZERO for mask in range(full + 1) for r in budgets}
+    width = budget[1] + 1
+    slots = len(budgets)
+    every = [_variants(board, option, units, budget) for option in options]
+    scale = 1
+    for variants in every:
+        for found in variants:
+            for variant in found:
+                scale = math.lcm(scale, variant[2].denominator)
+    best = [0] * ((full + 1) * slots)
     choices: list[dict[tuple[int, tuple[int, int]], tuple[int, _Variant]]] = []
-    for option in options:
-        variants = _variants(board, option, units, budget)
-        after = dict(best)
+    for variants in every:
+        after = best[:]
         choice: dict[tuple[int, tuple[int, int]], tuple[int, _Variant]] = {}
         for mask in range(1, full + 1):
             sub = mask
             while sub:
+                rest = (mask ^ sub) * slots
                 for variant in variants[sub]:
                     thrown, used, value, _ = variant
+                    whole = int(value * scale)
                     for g, s in budgets:
                         if thrown > g or used > s:
                             continue
-                        candidate = value + best[(mask ^ sub, (g - thrown, s - used))]
-                        if candidate > after[(mask, (g, s))]:
-                            after[(mask, (g, s))] = candidate
+                        candidate = whole + best[rest + (g - thrown) * width + s - used]
+                        here = mask * slots + g * width + s
+                        if candidate > after[here]:
+                            after[here] = candidate
                             choice[(mask, (g, s))] = (sub, variant)
                 sub = (sub - 1) & mask
         best = after
         choices.append(choice)
-    return _ClassPlan(units, options, {r: best[(full, r)] for r in budgets}, budget, choices)
+    values = {(g, s): Fraction(best[full * slots + g * width + s], scale) for g, s in budgets}
+    return _ClassPlan(units, options, values, budget, choices)
 
 
 def _rebuild(
