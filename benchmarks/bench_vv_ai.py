@@ -23,26 +23,39 @@ Run: ``.venv/bin/python benchmarks/bench_vv_ai.py [--quick] [--seed S] [--limit 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import itertools
+import math
+import multiprocessing
 import random
+import statistics
 import time
 from collections import defaultdict
 from fractions import Fraction
+from pathlib import Path
+
+import yaml
 
 from ordnance.core.errors import IllegalAction
 from ordnance.core.hexgrid import Direction, GridLabels, Hex
 from ordnance.core.maps import GameMap
+from ordnance.game.fairdice import FairDice
 from ordnance.vv import board as board_module
 from ordnance.vv import odds as odds_module
-from ordnance.vv.ai import plan_fire, ready_units
+from ordnance.vv.ai import AiPolicy, plan_fire, ready_units
 from ordnance.vv.board import Board, Status
 from ordnance.vv.counters import Counter
+from ordnance.vv.game.scenario import load_scenario
+from ordnance.vv.game.selfplay import play_out
+from ordnance.vv.game.victory import inflicted
 from ordnance.vv.groups import FireOrder, check_attack, group_key
 from ordnance.vv.odds import expected_cp
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.units import Kind, Mount, SupportWeapon, SwKind, Unit, Weapon
 
 GRID = GridLabels(columns=16, rows=14)
+CP = AiPolicy.greedy()  # this part checks the search on raw expected CP, as the exhaustive does
 COVER = ["woods", "crops", "building", "orchard"]
 SIZES = [
     (2, 1, 2),
@@ -150,16 +163,12 @@ def cold_plan(board: Board) -> tuple[Fraction, float]:
     odds_module._band_odds.cache_clear()
     odds_module._band_expected.cache_clear()
     started = time.perf_counter()
-    plan = plan_fire(board, "us")
+    plan = plan_fire(board, "us", policy=CP)
     return plan.expected, time.perf_counter() - started
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="5 s limit, fewer sizes")
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--limit", type=float, default=None, help="baseline seconds (60)")
-    args = parser.parse_args()
+def exactness(args: argparse.Namespace) -> None:
+    """The first table: the search against exhaustive search, timed."""
     limit = args.limit if args.limit is not None else (5.0 if args.quick else 60.0)
     rng = random.Random(args.seed)
     header = (
@@ -197,7 +206,7 @@ def main() -> None:
     board = position(random.Random(args.seed + 1), units, hexes, targets)
     expected, ai_seconds = cold_plan(board)
     warm = time.perf_counter()
-    plan_fire(board, "us")
+    plan_fire(board, "us", policy=CP)
     warm_seconds = time.perf_counter() - warm
     assignments = (targets + 1) ** units
     estimate = assignments * (rate or 0)
@@ -213,6 +222,147 @@ def main() -> None:
             f"largest position exhaustive search finished within {limit:.0f} s: {largest[0]}"
             f" units in {largest[1]} hexes, {largest[2]} targets, {largest[3]:.1f} s"
         )
+
+
+# --- the strength table ---------------------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+PARTS = {
+    "evaluation": {"evaluation": "cp"},
+    "X weapons": {"x_weapons": False},
+    "look-ahead": {"lookahead": Fraction(0)},
+    "movement": {"moves": False},
+}
+
+
+def opponents() -> dict[str, AiPolicy]:
+    """The greedy baseline (the first AI) and the new AI with each part switched off."""
+    found = {"greedy baseline": AiPolicy.greedy()}
+    for part, change in PARTS.items():
+        found[f"AI without {part}"] = dataclasses.replace(AiPolicy(), **change)  # type: ignore[arg-type]
+    return found
+
+
+def scenarios() -> dict[str, dict[str, object]]:
+    """Every bundled V&V scenario (examples/vv-*.yaml), checked and self-contained."""
+    found = {}
+    for path in sorted(EXAMPLES.glob("vv-*.yaml")):
+        data = yaml.safe_load(path.read_text())
+        if isinstance(data, dict) and data.get("ruleset") == "vv":
+            found[path.stem] = load_scenario(data, path.parent)
+    return found
+
+
+def fair_dice(seed: int) -> FairDice:
+    """Fair dice (the game service's HMAC source) from a server seed derived from ``seed``."""
+    key = hashlib.sha256(f"bench-vv-ai-{seed}".encode()).digest()
+    return FairDice(key, f"bench-{seed}", 0, {}, start=0)
+
+
+def one_game(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str | None, int, int]:
+    """Play one game: the new AI on ``side`` against ``opponent``; the outcome and losses."""
+    name, side, opponent, seed = job
+    body = SCENARIOS[name]
+    sides = list(body["sides"])  # type: ignore[call-overload]
+    other = next(s for s in sides if s != side)
+    if opponent == "baseline vs itself":
+        policies = {side: AiPolicy.greedy(), other: AiPolicy.greedy()}
+    else:
+        policies = {side: AiPolicy(), other: OPPONENTS[opponent]}
+    state = play_out(body, policies, fair_dice(seed)).state  # type: ignore[arg-type]
+    assert state.result is not None
+    winner = state.result["winner"]
+    return (
+        name,
+        side,
+        opponent,
+        seed,
+        winner,
+        inflicted(state.board, other),
+        inflicted(state.board, side),
+    )
+
+
+SCENARIOS = scenarios()
+OPPONENTS = opponents()
+
+
+def interval(wins: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    z = 1.96
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def mean_ci(values: list[int]) -> str:
+    n = len(values)
+    mean = sum(values) / n
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    return f"{mean:5.2f} ±{1.96 * sd / math.sqrt(n):4.2f}"
+
+
+def strength(args: argparse.Namespace) -> None:
+    """The strength table: the new AI against the baseline and its own ablations."""
+    names = ["baseline vs itself", *OPPONENTS]
+    jobs = [
+        (name, side, opponent, args.seed + i)
+        for name, body in SCENARIOS.items()
+        for side in body["sides"]  # type: ignore[attr-defined]
+        for opponent in names
+        for i in range(args.games)
+    ]
+    print(
+        f"strength: {len(SCENARIOS)} scenario(s) x 2 sides x {len(names)} match-ups x"
+        f" {args.games} games = {len(jobs)} games; fair dice (HMAC-SHA256), seeds"
+        f" {args.seed}..{args.seed + args.games - 1} per match-up; {args.workers} worker(s)"
+    )
+    started = time.perf_counter()
+    with multiprocessing.Pool(args.workers) as pool:
+        results = pool.map(one_game, jobs, chunksize=8)
+    seconds = time.perf_counter() - started
+    table: dict[tuple[str, str, str], list[tuple[str | None, int, int]]] = defaultdict(list)
+    for name, side, opponent, _, winner, destroyed, lost in results:
+        table[(name, side, opponent)].append((winner, destroyed, lost))
+    print(
+        f"{'scenario':<24} {'AI side':<9} {'opponent':<22} {'wins':>5} {'draws':>5}"
+        f" {'win rate [95%]':>20} {'enemy CR destroyed':>19} {'own CR lost':>12}"
+    )
+    for (name, side, opponent), games in table.items():
+        n = len(games)
+        wins = sum(w == side for w, _, _ in games)
+        draws = sum(w is None for w, _, _ in games)
+        low, high = interval(wins, n)
+        who = "(baseline)" if opponent == "baseline vs itself" else side
+        print(
+            f"{name:<24} {who:<9} {opponent:<22} {wins:>5} {draws:>5}"
+            f" {wins / n:6.1%} [{low:5.1%},{high:6.1%}]"
+            f" {mean_ci([d for _, d, _ in games]):>19} {mean_ci([lo for _, _, lo in games]):>12}"
+        )
+    print(
+        f"{len(jobs)} games in {seconds:.0f} s ({seconds / len(jobs) * 1000:.0f} ms a game per"
+        f" worker x {args.workers}). 'baseline vs itself': the greedy AI on both sides, the"
+        " row's side winning (the scenario's balance). CR: Casualty Rating (victory's casualties)."
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 s limit, fewer sizes, 40 games")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--limit", type=float, default=None, help="baseline seconds (60)")
+    parser.add_argument("--games", type=int, default=None, help="games per match-up (200)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--part", choices=("all", "exact", "strength"), default="all")
+    args = parser.parse_args()
+    if args.games is None:
+        args.games = 40 if args.quick else 200
+    if args.part in ("all", "exact"):
+        exactness(args)
+        print()
+    if args.part in ("all", "strength"):
+        strength(args)
 
 
 if __name__ == "__main__":

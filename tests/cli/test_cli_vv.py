@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from ordnance.vv.odds import expected_cp
+from ordnance.vv.settings import VvSettings
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "vv-hedgerow-ambush.yaml"
 ASL_EXAMPLE = ROOT / "examples" / "asl-c8-demo.yaml"
@@ -145,6 +148,23 @@ def test_targets_json(cli, db, game):
     assert human.code == 0 and "F6" in human.out
 
 
+@pytest.mark.clause("VV.AP-select", "VV.AP-resolve")
+def test_targets_honour_set_over_the_games_settings(cli, db, game):
+    """``vv --set NAME=VALUE targets GAME``: the listing reads the game's settings with the
+    override on top (what-if), says so, and the game itself is left as it was."""
+    do(cli, db, game, "american", "phase", "next")
+    args = ["targets", game["game"], "--hex", "D8", "--units", "a1,a2,sgt", "--db", db, "--json"]
+    plain = cli("vv", *args).json
+    extended = cli("vv", "--set", "low_roll=extend", *args).json
+    assert plain["settings"]["low_roll"] == "clamp" and extended["settings"]["low_roll"] == "extend"
+    assert "--set low_roll=extend" in extended["explanation"]
+    extend = VvSettings(low_roll="extend")
+    for row in extended["targets"]:  # every attack's odds read with the override
+        assert Fraction(row["expected_cp"]) == expected_cp(row["apfp"], row["drm"], extend)
+    assert cli("vv", *args).json["settings"]["low_roll"] == "clamp"  # the game is unchanged
+    one_line(cli("vv", "--set", "nonsense=1", *args[:-1]), 2)
+
+
 def test_targets_errors(cli, db, game):
     base = ["vv", "targets", game["game"], "--db", db]
     do(cli, db, game, "american", "phase", "next")
@@ -166,7 +186,8 @@ def test_the_ai_answers_for_its_side_only(cli, db, game):
     do(cli, db, game, "american", "fire", "a1,a2,sgt", "--at", "E5")
     sent = ai(cli, db, game).json
     texts = [c["ruling"]["command"] for c in sent["commands"]]
-    assert texts in ([], ["assign-cp --auto"])  # depending on the fair dice
+    # Depending on the fair dice: no CP, or the allocation losing the Germans the least value.
+    assert texts == [] or (len(texts) == 1 and texts[0].startswith("assign-cp "))
     assert sent["to_move"] == "american"
 
 

@@ -21,11 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ordnance.core.errors import IllegalAction
-from ordnance.vv.ai import opfire_choice, plan_fire
+from ordnance.vv.ai import AiPolicy, opfire_choice, plan_fire
 from ordnance.vv.groups import FireOrder, check_attack, group_key
 from ordnance.vv.units import Kind
 
 BANDS = (4, 10, 18, 28, 40)  # the upper ends of the AP table's APFP rows
+CP = AiPolicy.greedy()  # the first AI's objective: raw expected CP, no X weapons
 
 
 def table_expectation(apfp: int, drm: int) -> Fraction:
@@ -187,7 +188,7 @@ def positions(draw, build):
 def test_the_plan_is_optimal_on_small_positions(build, data):
     pos = data.draw(positions(build))
     board = pos.board()
-    plan = plan_fire(board, "us")
+    plan = plan_fire(board, "us", policy=CP)
     check_plan(board, "us", plan)
     assert plan.expected == exhaustive(board, "us")
 
@@ -209,7 +210,7 @@ def test_the_plan_respects_this_turns_earlier_attacks(build, data):
         if keys
         else []
     )
-    plan = plan_fire(board, "us", attacked=attacked)
+    plan = plan_fire(board, "us", attacked=attacked, policy=CP)
     check_plan(board, "us", plan, attacked)
     assert plan.expected == exhaustive(board, "us", attacked)
 
@@ -228,7 +229,7 @@ def test_splitting_beats_combining_when_targets_are_soft(build):
     pos.squad("g", "de", "E6")
     pos.squad("h", "de", "G7")
     board = pos.board()
-    plan = plan_fire(board, "us")
+    plan = plan_fire(board, "us", policy=CP)
     groups = sorted(sorted(a.units) for a in plan.attacks)
     assert groups in ([["a", "lt"], ["b"]], [["a"], ["b", "lt"]])
     assert len({a.target for a in plan.attacks}) == 2
@@ -244,12 +245,15 @@ def test_opportunity_fire_follows_the_threshold(build):
     pos.squad("a", "us", "E8")
     pos.squad("m", "de", "E6")  # open ground, range 2: the -1 for no cover
     board = pos.board()
-    choice = opfire_choice(board, "us", ("m",), pos.hex("E6"))
+    greedy = AiPolicy.greedy(board.settings.ai_opfire_threshold)
+    choice = opfire_choice(board, "us", ("m",), pos.hex("E6"), policy=greedy)
     assert choice is not None and choice.units == ("a",) and choice.drm == -1
     assert choice.expected == table_expectation(4, -1)
     picky = build(settings={"ai_opfire_threshold": "2"})
     picky.units, picky.status = pos.units, pos.status
-    assert opfire_choice(picky.board(), "us", ("m",), pos.hex("E6")) is None
+    assert opfire_choice(picky.board(), "us", ("m",), pos.hex("E6"), policy=CP) is not None
+    greedy = AiPolicy.greedy(picky.board().settings.ai_opfire_threshold)
+    assert opfire_choice(picky.board(), "us", ("m",), pos.hex("E6"), policy=greedy) is None
 
 
 def company(build, hexes=7, per_hex=(3, 3, 3, 3, 3, 3, 2), targets=10):
@@ -281,7 +285,7 @@ def test_a_company_decides_quickly(build):
     board = pos.board()
     assert sum(1 for _ in ready(board, "us")) == 20
     started = time.perf_counter()
-    plan = plan_fire(board, "us")
+    plan = plan_fire(board, "us", policy=CP)
     elapsed = time.perf_counter() - started
     check_plan(board, "us", plan)
     assert plan.expected > 0 and elapsed < 5

@@ -117,11 +117,22 @@ def small(units_us: dict[str, Any], units_de: dict[str, Any], **changes: Any) ->
 # --- the full turn ---------------------------------------------------------------------------
 
 
+GREEDY = {
+    "ai_evaluation": "cp",
+    "ai_x_weapons": "false",
+    "ai_opfire_lookahead": "0",
+    "ai_moves": "false",
+}
+
+
 @pytest.mark.clause("VV.AP-phases", "VV.AP-resolve", "VV.AP-groups", "VV.AP-leader", "VV.AP-select")
-def test_a_full_turn_with_the_germans_played_by_the_ai(play):
+def test_a_full_turn_with_the_germans_played_by_the_greedy_ai():
     """American Player Turn: fire (the AI fulfils CP), movement with the AI's Opportunity Fire,
     the AI's Defensive Fire, CP fulfilled, After-Action rally; then the AI's own Player Turn,
-    in which the Americans only answer; the scenario ends after it."""
+    in which the Americans only answer; the scenario ends after it. The AI plays the first
+    policy (settings ai_*: raw CP, no X weapons, no look-ahead, no movement)."""
+    data = example()
+    play = Play({**data, "settings": {**data["settings"], **GREEDY}})
     play.do("american", "phase next")
     fired = play.do("american", "fire a1,a2,sgt --at E5", "2,3")
     assert fired.ruling["cp"] == 1 and fired.ruling["drm"] == 2  # crops, foxholes, hedge, -1

@@ -13,6 +13,7 @@ Errors are raised and printed as one line by ``ordnance.cli.app.main``.
 from __future__ import annotations
 
 import shlex
+from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
@@ -41,7 +42,8 @@ from ordnance.vv.odds import cp_odds, expected_cp
 from ordnance.vv.settings import VvSettings
 from ordnance.vv.targets import Target, valid_targets
 
-MAX_AI_COMMANDS = 200  # a guard: one phase of a company never needs this many
+MAX_AI_COMMANDS = 200
+OVERRIDES = "ordnance.vv.overrides"  # a guard: one phase of a company never needs this many
 
 
 @vv_app.callback()
@@ -50,7 +52,10 @@ def vv_options(
     overrides: SettingOverrides = None,
 ) -> None:
     """Valor & Victory: AP fire groups, valid targets, exact odds of the AP Combat Table."""
-    ctx.obj = VvSettings().override(parse_overrides(overrides or []))
+    changes = parse_overrides(overrides or [])
+    ctx.obj = VvSettings().override(changes)
+    # A game command applies the same overrides on top of the game's own settings.
+    ctx.meta[OVERRIDES] = changes
 
 
 @vv_app.command("odds")
@@ -112,6 +117,7 @@ def _vv_game(game: Any) -> tuple[VvRuleset, VvState]:
 
 @vv_app.command("targets")
 def targets_command(
+    ctx: typer.Context,
     game: GameId,
     *,
     hex: Annotated[str, typer.Option("--hex", metavar="HEX", help="The firing units' hex.")],
@@ -133,7 +139,9 @@ def targets_command(
     with _service(db) as service:
         folded = service.game(game)
     _, state = _vv_game(folded)
-    board = state.board
+    changes: dict[str, str] = ctx.meta.get(OVERRIDES) or {}
+    # --set answers "what if": the game's settings with these changed, for this listing only.
+    board = replace(state.board, settings=state.board.settings.override(changes))
     where = board.parse(hex)
     group = _ids(units)
     if not group:
@@ -164,6 +172,9 @@ def targets_command(
         f"{kind} by {','.join(group)} from {board.label(where)}: {len(rows)} valid target(s)"
         f" of {len(rows) + len(refused)} enemy-held hex(es)."
     )
+    if changes:
+        explanation += " With --set " + ", ".join(f"{k}={v}" for k, v in changes.items())
+        explanation += " over the game's settings (this listing only)."
     clauses = ["VV.AP-select", "VV.AP-targets", "VV.AP-resolve"]
     if as_json:
         emit_json(
@@ -175,6 +186,7 @@ def targets_command(
                 "opportunity_fire": window is not None,
                 "targets": rows,
                 "refused": refused,
+                "settings": board.settings.to_json(),
                 "clauses": clauses,
                 "explanation": explanation,
             }

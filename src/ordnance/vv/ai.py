@@ -1,34 +1,41 @@
-"""The AI's AP fire: fire groups and targets that maximise the expected Casualty Points, exactly.
+"""The AI's AP fire: fire groups, targets and X weapons that maximise the evaluation, exactly.
 
 The problem. Each unit that may fire joins at most one attack (r. 13.1). Units may share an
 attack only within a *grouping class* (:func:`~ordnance.vv.groups.group_key`): the infantry on
 foot in one hex, or one vehicle or Gun with whatever rides in it (VV.AP-groups,
 VV.AP-vehicles, VV.AP-passengers); and a class attacks each target at most once a turn, so its
-units attacking one target are one group (must-combine). An attack's value is its expected CP,
-which depends only on its total APFP and final DRM (:func:`~ordnance.vv.odds.expected_cp`,
-cached). The objective is the sum of the attacks' expected CP.
+units attacking one target are one group (must-combine). At an adjacent target the group's
+infantry may add grenades (-1 each) and satchel charges (their APFP instead of the unit's
+weapon) from the side's pool (r. 12.51-12.52). An attack's value is its *worth*
+(:func:`~ordnance.vv.evaluate.attack_worth`: the expected loss of enemy value from what the hex
+can absorb, or with ``ai_evaluation=cp`` its expected CP), less ``ai_grenade_value`` per
+grenade and ``ai_satchel_value`` per satchel spent. The objective is the sum over the attacks,
+each valued against the hex as it stands now (the AI re-plans after every roll, so two attacks
+at one hex are judged one after the other, not together).
 
-Why the answer is exact. No constraint links two classes (the AI spends no single-use X
-weapons: see below), and the objective is a sum over attacks, each inside one class; so the
-best plan is the best plan of each class, side by side. Inside a class, a plan is a partition of
-some of its units into groups, each with its own target: the dynamic programme below takes the
-targets one by one and, for every subset ``mask`` of the class's units still free, keeps the
-best value ``F_t(mask)`` reachable with the first ``t`` targets::
+Why the answer is exact. Only the pool links two classes. Inside a class, a plan is a
+partition of some of its units into groups, each with its own target and X weapons: the
+dynamic programme below takes the targets one by one and, for every subset ``mask`` of the
+class's units still free and every pool budget ``r`` (grenades, satchels), keeps the best value
+``F_t(mask, r)`` reachable with the first ``t`` targets::
 
-    F_0(mask) = 0
-    F_t(mask) = max( F_{t-1}(mask),  max over non-empty S within mask:  v_t(S) + F_{t-1}(mask - S) )
+    F_0(mask, r) = 0
+    F_t(mask, r) = max( F_{t-1}(mask, r),
+                        max over non-empty S within mask, x within r:
+                            v_t(S, x) + F_{t-1}(mask - S, r - x) )
 
-where ``v_t(S)`` is the expected CP of group ``S`` at target ``t`` (or S is invalid there: a
-member out of reach, say). Every partition into target-labelled groups is one path through
-this recursion, so ``F_T(all)`` is the optimum (3^n subsets pairs per target; a class holds a
-hex's stack, a handful of units). Values are kept as whole multiples of 1/36 (every expected CP
-is one), so comparisons are exact and fast.
+where ``v_t(S, x)`` is the value of group ``S`` at target ``t`` using ``x`` X weapons (the
+satchels go to the members they add most APFP to). Every plan is one path through this
+recursion, so ``F_T(all, r)`` is the class's optimum for budget ``r``; a knapsack over the
+classes then shares the pool exactly. Values are Fractions: comparisons are exact.
 
-Policies (documented readings, not rules): the AI keeps its grenades and satchel charges for
-Close Assault and never spends them in AP fire; it Opportunity Fires at an entering stack with
-the best group of a class when that group's expected CP reaches the setting
-``ai_opfire_threshold``; it makes its attacks one at a time, biggest first, and plans again
-after each (the defender's CP choices change the targets).
+Opportunity Fire with look-ahead (setting ``ai_opfire_lookahead``, weight ``w``): at a stack
+that entered a hex, each class may fire at it now, or keep units for the stacks the mover has
+not moved yet. Each such stack is a pseudo-target valued as an Opportunity Fire attack where it
+stands, times ``w`` (it may not come into view, or not so close); the same programme splits the
+class between now and later, and the AI fires the part aimed at the stack in view when it is
+worth ``ai_opfire_threshold``. With ``w = 0`` this is the greedy policy: the best group at the
+first stack worth the threshold. Units that keep their fire still have the Defensive Fire Phase.
 
 >>> from ordnance.core.hexgrid import GridLabels
 >>> from ordnance.core.maps import GameMap
@@ -45,7 +52,7 @@ after each (the defender's CP choices change the targets).
 >>> here = grid.parse("C5")
 >>> board = Board(m, units, {"a": Status(here), "b": Status(here),
 ...     "g": Status(grid.parse("C2")), "h": Status(grid.parse("E5"))})
->>> plan = plan_fire(board, "us")
+>>> plan = plan_fire(board, "us", policy=AiPolicy(evaluation="cp"))
 >>> [(a.units, board.label(a.target), a.apfp, a.drm) for a in plan.attacks]
 [(('a', 'b'), 'E5', 8, 0)]
 >>> plan.expected
@@ -54,25 +61,66 @@ Fraction(14, 9)
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ordnance.core.hexgrid import Hex
 from ordnance.vv.board import Board
-from ordnance.vv.groups import FireOrder, affected, group_key, may_join, member_apfp
+from ordnance.vv.combat_table import TABLE
+from ordnance.vv.evaluate import attack_worth
+from ordnance.vv.groups import FireOrder, Pool, affected, group_key, lends, may_join, member_apfp
 from ordnance.vv.modifiers import hex_drms
-from ordnance.vv.odds import expected_cp
+from ordnance.vv.numbers import RULES
+from ordnance.vv.settings import VvSettings
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.units import Kind, Mount
 
-SCALE = 36  # every expected CP is a whole number of 36ths (the 36 rolls of 2d6)
 NO_LEADER = 1 << 20  # above any Leadership Modifier: min() keeps the best leader's
+ZERO = Fraction(0)
+
+
+@dataclass(frozen=True)
+class AiPolicy:
+    """Which parts of the AI are on (the settings ``ai_*``; the benchmark switches them).
+
+    ``AiPolicy.greedy()`` is the first AI: raw expected CP, no X weapons, the first stack worth
+    the threshold, no movement."""
+
+    evaluation: str = "value"
+    x_weapons: bool = True
+    lookahead: Fraction = Fraction(1, 2)
+    moves: bool = True
+    opfire_threshold: Fraction = Fraction(1)
+
+    @classmethod
+    def of(cls, settings: VvSettings) -> AiPolicy:
+        return cls(
+            settings.ai_evaluation,
+            settings.ai_x_weapons,
+            settings.ai_opfire_lookahead,
+            settings.ai_moves,
+            settings.ai_opfire_threshold,
+        )
+
+    @classmethod
+    def greedy(cls, threshold: Fraction = Fraction(1)) -> AiPolicy:
+        return cls("cp", False, ZERO, False, threshold)
+
+    def on(self, board: Board) -> Board:
+        """The board with this policy's evaluation in its settings (what the worth reads)."""
+        if board.settings.ai_evaluation == self.evaluation:
+            return board
+        settings = dataclasses.replace(board.settings, ai_evaluation=self.evaluation)
+        return dataclasses.replace(board, settings=settings)
 
 
 @dataclass(frozen=True)
 class PlannedAttack:
-    """One attack of a plan: the group, its target and what the validation will find."""
+    """One attack of a plan: the group, its target, what the validation will find, its value
+    (``expected``: the evaluation's worth less the X weapons spent) and its X weapons."""
 
     key: str
     units: tuple[str, ...]
@@ -82,20 +130,32 @@ class PlannedAttack:
     expected: Fraction
     weapons: tuple[Mount, ...] | None
     leader: str | None
+    grenades: tuple[str, ...] = ()
+    satchels: tuple[str, ...] = ()
+    now: bool = True  # False: a look-ahead pseudo-target (units kept for a later stack)
 
     def order(self, side: str, movers: tuple[str, ...] | None = None) -> FireOrder:
-        return FireOrder(side, self.units, self.target, self.weapons, self.leader, movers=movers)
+        return FireOrder(
+            side,
+            self.units,
+            self.target,
+            self.weapons,
+            self.leader,
+            self.grenades,
+            self.satchels,
+            movers=movers,
+        )
 
 
 @dataclass(frozen=True)
 class Plan:
-    """The attacks, biggest expected CP first."""
+    """The attacks, biggest value first."""
 
     attacks: tuple[PlannedAttack, ...]
 
     @property
     def expected(self) -> Fraction:
-        return sum((a.expected for a in self.attacks), Fraction(0))
+        return sum((a.expected for a in self.attacks), ZERO)
 
 
 def ready_units(board: Board, side: str) -> Iterator[str]:
@@ -117,14 +177,80 @@ def classes(board: Board, side: str) -> dict[str, tuple[str, ...]]:
     return {key: tuple(units) for key, units in found.items()}
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Option:
-    """One target of one class: per unit its APFP there (None: may not join) and the DRM."""
+    """One target of one class: per unit its APFP there (None: may not join), its APFP with a
+    satchel (None: not infantry), whether it lends its LM, the DRM, and the target's worth."""
 
     target: Hex
+    firer: Hex
+    victims: tuple[str, ...]
     apfp: tuple[int | None, ...]
+    satchel: tuple[int | None, ...]
+    lends: tuple[bool, ...]
     weapons: tuple[Mount, ...] | None
     drm: int
+    x_weapons: bool
+    weight: Fraction = Fraction(1)
+    now: bool = True
+
+    def __post_init__(self) -> None:
+        self.cache: dict[tuple[int, int], Fraction] = {}
+
+    def worth(self, board: Board, apfp: int, drm: int) -> Fraction:
+        key = (TABLE.index(apfp) if apfp > 0 else -1, drm)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.weight * attack_worth(
+                board, self.firer, self.target, self.victims, apfp=apfp, drm=drm
+            )
+            self.cache[key] = found
+        return found
+
+
+def _option(
+    board: Board,
+    side: str,
+    units: tuple[str, ...],
+    target: Hex,
+    victims: tuple[str, ...],
+    *,
+    opfire: bool,
+    x_weapons: bool,
+    satchel_apfp: int,
+) -> _Option:
+    firer = board.hex_of(units[0])
+    assert firer is not None
+    distance = firer.distance(target)
+    apfp: list[int | None] = []
+    satchel: list[int | None] = []
+    lend: list[bool] = []
+    weapons: tuple[Mount, ...] | None = None
+    for unit_id in units:
+        unit = board.unit(unit_id)
+        value, used = member_apfp(board, unit_id, firer, target)
+        if not unit.kind.infantry:
+            weapons = used
+        apfp.append(value if may_join(board, unit_id, value) else None)
+        lend.append(unit.kind is Kind.LEADER and lends(board, unit_id, value))
+        if unit.kind.infantry and distance == 1:
+            counter = unit.printed(board.status[unit_id].reduced)
+            own = counter.apfp if counter is not None and unit.kind is not Kind.LEADER else 0
+            satchel.append(own + satchel_apfp)
+        else:
+            satchel.append(None)
+    drm = sum(d.value for d in hex_drms(board, firer, target, victims, opfire=opfire))
+    return _Option(
+        target,
+        firer,
+        victims,
+        tuple(apfp),
+        tuple(satchel),
+        tuple(lend),
+        weapons,
+        drm,
+        x_weapons and distance == 1,
+    )
 
 
 def _options(
@@ -135,8 +261,10 @@ def _options(
     targets: Collection[Hex],
     attacked: Collection[tuple[str, str]],
     movers: tuple[str, ...] | None,
+    x_weapons: bool,
+    satchel_apfp: int,
 ) -> list[_Option]:
-    """The targets one class (``units``) may attack, with each unit's APFP and the DRM."""
+    """The targets one class (``units``) may attack."""
     key = group_key(board, units[0])
     firer = board.hex_of(units[0])
     assert firer is not None
@@ -147,62 +275,40 @@ def _options(
         victims = affected(board, side, target, movers)
         if not victims:
             continue
-        apfp: list[int | None] = []
-        weapons: tuple[Mount, ...] | None = None
-        for unit_id in units:
-            value, used = member_apfp(board, unit_id, firer, target)
-            if not board.unit(unit_id).kind.infantry:
-                weapons = used
-            apfp.append(value if may_join(board, unit_id, value) else None)
-        drm = sum(
-            d.value for d in hex_drms(board, firer, target, victims, opfire=movers is not None)
+        options.append(
+            _option(
+                board,
+                side,
+                units,
+                target,
+                victims,
+                opfire=movers is not None,
+                x_weapons=x_weapons,
+                satchel_apfp=satchel_apfp,
+            )
         )
-        options.append(_Option(target, tuple(apfp), weapons, drm))
     return options
 
 
-def _best_partition(
-    board: Board, key: str, units: tuple[str, ...], options: list[_Option]
-) -> list[PlannedAttack]:
-    """The dynamic programme of the module docstring for one class."""
+# A variant of a group at a target: grenades, satchels, value, the satchel users' mask.
+_Variant = tuple[int, int, Fraction, int]
+
+
+def _variants(
+    board: Board, option: _Option, units: tuple[str, ...], budget: tuple[int, int]
+) -> list[list[_Variant]]:
+    """For every subset S of the class, its worthwhile variants at this target."""
+    settings = board.settings
     n = len(units)
-    full = (1 << n) - 1
+    infantry = [board.unit(u).kind.infantry for u in units]
     leadership = [
-        board.unit(u).leadership if board.unit(u).kind is Kind.LEADER else None for u in units
+        board.unit(u).leadership if option.lends[i] else None for i, u in enumerate(units)
     ]
-    best = [0] * (full + 1)
-    choices: list[list[int]] = []
-    for option in options:
-        values = _group_values(board, option, leadership, n)
-        after = best[:]
-        choice = [0] * (full + 1)
-        for mask in range(1, full + 1):
-            sub = mask
-            while sub:
-                gain = values[sub]
-                if gain > 0 and gain + best[mask ^ sub] > after[mask]:
-                    after[mask] = gain + best[mask ^ sub]
-                    choice[mask] = sub
-                sub = (sub - 1) & mask
-        best = after
-        choices.append(choice)
-    attacks: list[PlannedAttack] = []
-    mask = full
-    for option, choice in zip(reversed(options), reversed(choices), strict=True):
-        sub = choice[mask]
-        if not sub:
-            continue
-        mask ^= sub
-        attacks.append(_planned(board, key, units, option, leadership=leadership, sub=sub))
-    return attacks
-
-
-def _group_values(board: Board, option: _Option, leadership: list[int | None], n: int) -> list[int]:
-    """``v_t(S)`` in 36ths for every subset S of the class (0: S may not fire at this target)."""
-    values = [0] * (1 << n)
+    found: list[list[_Variant]] = [[] for _ in range(1 << n)]
     total = [0] * (1 << n)
     lm = [NO_LEADER] * (1 << n)
     valid = [True] * (1 << n)
+    grenades, satchels = budget if option.x_weapons else (0, 0)
     for mask in range(1, 1 << n):
         low = mask & -mask
         index = low.bit_length() - 1
@@ -212,31 +318,176 @@ def _group_values(board: Board, option: _Option, leadership: list[int | None], n
         total[mask] = total[rest] + (apfp or 0)
         own = leadership[index]
         lm[mask] = min(lm[rest], own) if own is not None else lm[rest]
-        if valid[mask] and total[mask] > 0:
-            led = 0 if lm[mask] == NO_LEADER else lm[mask]
-            expected = expected_cp(total[mask], option.drm + led, board.settings)
-            values[mask] = int(expected * SCALE)
-    return values
+        if not valid[mask]:
+            continue
+        led = 0 if lm[mask] == NO_LEADER else lm[mask]
+        members = [i for i in range(n) if mask >> i & 1 and infantry[i]]
+        gains = sorted(((option.satchel[i] or 0) - (option.apfp[i] or 0), i) for i in members)[::-1]
+        for used_satchels in range(min(satchels, len(members)) + 1):
+            chosen = gains[:used_satchels]
+            apfp_total = total[mask] + sum(g for g, _ in chosen)
+            if apfp_total <= 0:
+                continue
+            users = sum(1 << i for _, i in chosen)
+            most = min(grenades, len(members) - used_satchels)
+            if not settings.grenade_each:
+                most = min(most, 1)
+            for thrown in range(most + 1):
+                drm = option.drm + led + RULES.grenade_drm * thrown
+                value = (
+                    option.worth(board, apfp_total, drm)
+                    - thrown * settings.ai_grenade_value
+                    - used_satchels * settings.ai_satchel_value
+                )
+                if value > 0:
+                    found[mask].append((thrown, used_satchels, value, users))
+    return found
+
+
+def _budgets(budget: tuple[int, int]) -> list[tuple[int, int]]:
+    return [(g, s) for g in range(budget[0] + 1) for s in range(budget[1] + 1)]
+
+
+@dataclass
+class _ClassPlan:
+    """A class's programme: the best value per budget and how to rebuild each plan."""
+
+    units: tuple[str, ...]
+    options: list[_Option]
+    best: dict[tuple[int, int], Fraction]
+    cap: tuple[int, int]
+    choices: list[dict[tuple[int, tuple[int, int]], tuple[int, _Variant]]]
+
+
+def _programme(
+    board: Board, units: tuple[str, ...], options: list[_Option], budget: tuple[int, int]
+) -> _ClassPlan:
+    """The dynamic programme of the module docstring for one class.
+
+    The values are Fractions; the programme runs on whole numbers, every value times the
+    least common denominator of the class's values, so its comparisons stay exact and cheap.
+    """
+    n = len(units)
+    full = (1 << n) - 1
+    budgets = _budgets(budget)
+    width = budget[1] + 1
+    slots = len(budgets)
+    every = [_variants(board, option, units, budget) for option in options]
+    scale = 1
+    for variants in every:
+        for found in variants:
+            for variant in found:
+                scale = math.lcm(scale, variant[2].denominator)
+    best = [0] * ((full + 1) * slots)
+    choices: list[dict[tuple[int, tuple[int, int]], tuple[int, _Variant]]] = []
+    for variants in every:
+        after = best[:]
+        choice: dict[tuple[int, tuple[int, int]], tuple[int, _Variant]] = {}
+        for mask in range(1, full + 1):
+            sub = mask
+            while sub:
+                rest = (mask ^ sub) * slots
+                for variant in variants[sub]:
+                    thrown, used, value, _ = variant
+                    whole = int(value * scale)
+                    for g, s in budgets:
+                        if thrown > g or used > s:
+                            continue
+                        candidate = whole + best[rest + (g - thrown) * width + s - used]
+                        here = mask * slots + g * width + s
+                        if candidate > after[here]:
+                            after[here] = candidate
+                            choice[(mask, (g, s))] = (sub, variant)
+                sub = (sub - 1) & mask
+        best = after
+        choices.append(choice)
+    values = {(g, s): Fraction(best[full * slots + g * width + s], scale) for g, s in budgets}
+    return _ClassPlan(units, options, values, budget, choices)
+
+
+def _rebuild(
+    board: Board, key: str, plan: _ClassPlan, budget: tuple[int, int]
+) -> list[PlannedAttack]:
+    attacks: list[PlannedAttack] = []
+    mask = (1 << len(plan.units)) - 1
+    g, s = budget
+    for option, choice in zip(reversed(plan.options), reversed(plan.choices), strict=True):
+        picked = choice.get((mask, (g, s)))
+        if picked is None:
+            continue
+        sub, variant = picked
+        mask ^= sub
+        g, s = g - variant[0], s - variant[1]
+        attacks.append(
+            _planned(board, key, units=plan.units, option=option, sub=sub, variant=variant)
+        )
+    return attacks
 
 
 def _planned(
     board: Board,
     key: str,
+    *,
     units: tuple[str, ...],
     option: _Option,
-    *,
-    leadership: list[int | None],
     sub: int,
+    variant: _Variant,
 ) -> PlannedAttack:
-    members = tuple(u for i, u in enumerate(units) if sub >> i & 1)
-    apfp = sum(option.apfp[i] or 0 for i in range(len(units)) if sub >> i & 1)
-    leaders = [(leadership[i], units[i]) for i in range(len(units)) if sub >> i & 1]
-    led = [pair for pair in leaders if pair[0] is not None]
+    thrown, _, value, users = variant
+    picked = [i for i in range(len(units)) if sub >> i & 1]
+    members = tuple(units[i] for i in picked)
+    satchels = tuple(units[i] for i in picked if users >> i & 1)
+    infantry = [units[i] for i in picked if board.unit(units[i]).kind.infantry]
+    grenades = tuple(u for u in infantry if u not in satchels)[:thrown]
+    apfp = sum(
+        (option.satchel[i] or 0) if users >> i & 1 else (option.apfp[i] or 0) for i in picked
+    )
+    led = [(board.unit(units[i]).leadership, units[i]) for i in picked if option.lends[i]]
     leader = min(led)[1] if led else None
-    drm = option.drm + (board.unit(leader).leadership if leader else 0)
+    drm = (
+        option.drm
+        + (board.unit(leader).leadership if leader else 0)
+        + RULES.grenade_drm * (len(grenades) if board.settings.grenade_each else min(1, thrown))
+    )
     weapons = option.weapons if any(not board.unit(u).kind.infantry for u in members) else None
-    expected = expected_cp(apfp, drm, board.settings)
-    return PlannedAttack(key, members, option.target, apfp, drm, expected, weapons, leader)
+    return PlannedAttack(
+        key,
+        members,
+        option.target,
+        apfp,
+        drm,
+        value,
+        weapons,
+        leader,
+        grenades,
+        satchels,
+        option.now,
+    )
+
+
+def _share_pool(plans: dict[str, _ClassPlan], pool: tuple[int, int]) -> dict[str, tuple[int, int]]:
+    """The knapsack over the classes: each class's share of the pool in the best total."""
+    budgets = _budgets(pool)
+    total = {r: ZERO for r in budgets}
+    picks: list[tuple[str, dict[tuple[int, int], tuple[int, int]]]] = []
+    for key, plan in plans.items():
+        after = dict(total)
+        pick = {r: (0, 0) for r in budgets}
+        for g, s in budgets:
+            for mine in _budgets((min(g, plan.cap[0]), min(s, plan.cap[1]))):
+                candidate = total[(g - mine[0], s - mine[1])] + plan.best[mine]
+                if candidate > after[(g, s)]:
+                    after[(g, s)] = candidate
+                    pick[(g, s)] = mine
+        total = after
+        picks.append((key, pick))
+    shares: dict[str, tuple[int, int]] = {}
+    g, s = pool
+    for key, pick in reversed(picks):
+        mine = pick[(g, s)]
+        shares[key] = mine
+        g, s = g - mine[0], s - mine[1]
+    return shares
 
 
 def plan_fire(
@@ -246,19 +497,92 @@ def plan_fire(
     attacked: Collection[tuple[str, str]] = (),
     movers: tuple[str, ...] | None = None,
     at: Hex | None = None,
+    pool: Pool | None = None,
+    policy: AiPolicy | None = None,
+    later: Collection[tuple[Hex, tuple[str, ...]]] = (),
 ) -> Plan:
-    """The plan with the most expected CP (see the module docstring).
+    """The plan of greatest value (see the module docstring).
 
     ``attacked``: this turn's (grouping class, target label) pairs, which may not attack again.
-    ``movers`` and ``at``: Opportunity Fire at the stack that entered ``at``.
+    ``movers`` and ``at``: Opportunity Fire at the stack that entered ``at``; ``later``: the
+    look-ahead's stacks not moved yet (hex, units), weighted by ``policy.lookahead``.
+    ``pool``: the side's X weapons (none when not given).
     """
+    policy = policy or AiPolicy.of(board.settings)
+    board = policy.on(board)
+    pool = pool or Pool()
+    x_weapons = policy.x_weapons
+    budget = (pool.grenades, pool.satchels) if x_weapons else (0, 0)
     targets = (at,) if at is not None else enemy_hexes(board, side)
-    attacks: list[PlannedAttack] = []
+    plans: dict[str, _ClassPlan] = {}
     for key, units in classes(board, side).items():
-        options = _options(board, side, units, targets=targets, attacked=attacked, movers=movers)
-        attacks += _best_partition(board, key, units, options)
+        options = _options(
+            board,
+            side,
+            units,
+            targets=targets,
+            attacked=attacked,
+            movers=movers,
+            x_weapons=x_weapons,
+            satchel_apfp=pool.satchel_apfp,
+        )
+        options += _later(board, side, units, later=later, policy=policy, attacked=attacked)
+        infantry = sum(board.unit(u).kind.infantry for u in units)
+        mine = (min(budget[0], infantry), min(budget[1], infantry))
+        plans[key] = _programme(board, units, options, mine)
+    shares = _share_pool(plans, budget)
+    attacks: list[PlannedAttack] = []
+    for key, plan in plans.items():
+        attacks += _rebuild(board, key, plan, shares.get(key, (0, 0)))
     attacks.sort(key=lambda a: (-a.expected, a.key, board.label(a.target) or ""))
     return Plan(tuple(attacks))
+
+
+def _later(
+    board: Board,
+    side: str,
+    units: tuple[str, ...],
+    *,
+    later: Collection[tuple[Hex, tuple[str, ...]]],
+    policy: AiPolicy,
+    attacked: Collection[tuple[str, str]],
+) -> list[_Option]:
+    """The look-ahead's pseudo-targets for one class: each stack not moved yet, where it is."""
+    if not later or policy.lookahead <= 0:
+        return []
+    firer = board.hex_of(units[0])
+    assert firer is not None
+    key = group_key(board, units[0])
+    options: list[_Option] = []
+    for hex, stack in later:
+        if (key, board.label(hex)) in attacked or not board.los(firer, hex).clear:
+            continue
+        victims = affected(board, side, hex, stack)
+        if not victims:
+            continue
+        option = _option(
+            board, side, units, hex, victims, opfire=True, x_weapons=False, satchel_apfp=0
+        )
+        option.weight = policy.lookahead
+        option.now = False
+        options.append(option)
+    return options
+
+
+def unmoved_stacks(board: Board, mover: str) -> list[tuple[Hex, tuple[str, ...]]]:
+    """The moving side's stacks that may still move this phase: no Move or Fire marker, not
+    pinned (passengers ride along), by hex."""
+    stacks: dict[Hex, list[str]] = {}
+    for unit_id in board.side_units(mover):
+        status, unit = board.status[unit_id], board.unit(unit_id)
+        if status.aboard is not None or status.moved or status.fired or status.pinned:
+            continue
+        if unit.kind is Kind.GUN or (not unit.kind.infantry and unit.mp <= 0):
+            continue
+        hex = board.hex_of(unit_id)
+        assert hex is not None
+        stacks.setdefault(hex, []).extend([unit_id, *board.passengers(unit_id)])
+    return [(hex, tuple(units)) for hex, units in stacks.items()]
 
 
 def opfire_choice(
@@ -268,10 +592,38 @@ def opfire_choice(
     at: Hex,
     *,
     attacked: Collection[tuple[str, str]] = (),
+    pool: Pool | None = None,
+    policy: AiPolicy | None = None,
 ) -> PlannedAttack | None:
-    """The Opportunity Fire the AI makes at a stack that entered ``at``: the class's best group
-    with the most expected CP, if that reaches ``ai_opfire_threshold``; else None (hold fire)."""
-    plan = plan_fire(board, side, attacked=attacked, movers=movers, at=at)
-    if plan.attacks and plan.attacks[0].expected >= board.settings.ai_opfire_threshold:
-        return plan.attacks[0]
+    """The Opportunity Fire the AI makes at a stack that entered ``at``: the best group aimed at
+    it now (after the look-ahead kept what later stacks are worth more to), if its value
+    reaches ``ai_opfire_threshold``; else None (hold fire)."""
+    policy = policy or AiPolicy.of(board.settings)
+    mover = board.unit(movers[0]).side
+    later = unmoved_stacks(board, mover) if policy.lookahead > 0 else []
+    plan = plan_fire(
+        board,
+        side,
+        attacked=attacked,
+        movers=movers,
+        at=at,
+        pool=pool,
+        policy=policy,
+        later=later,
+    )
+    now = [a for a in plan.attacks if a.now]
+    if now and now[0].expected >= policy.opfire_threshold:
+        return now[0]
     return None
+
+
+__all__ = [
+    "AiPolicy",
+    "Plan",
+    "PlannedAttack",
+    "classes",
+    "opfire_choice",
+    "plan_fire",
+    "ready_units",
+    "unmoved_stacks",
+]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Direction, Hex
@@ -136,11 +136,16 @@ class Board:
 
     def smoked_map(self) -> GameMap:
         """The map with the smoke now in play as its markers."""
+        return self._smoked_map
+
+    @cached_property
+    def _smoked_map(self) -> GameMap:
+        # Asked for every line of sight: looked up once per board, not once per line.
         return _smoked(self.game_map, tuple(sorted(self.smoke.items())))
 
     def los(self, firer: Hex, target: Hex) -> LosVerdict:
         """The V&V verdict with the smoke now in play (remembered per map and smoke)."""
-        return _los(self.smoked_map(), firer, target)
+        return _los(self._smoked_map, firer, target)
 
 
 @lru_cache(maxsize=64)

@@ -19,6 +19,8 @@ and checks it:
 - an already pinned unit may only be eliminated, and only once every unpinned unit is down
   (pinned or eliminated by this result, setting ``unpinned_first_until``) (r. 14.62); a pinned
   vehicle is eliminated without a roll (r. 14.64);
+- after a Gun Shield ignored the first CP (:func:`gun_shield`), the rest go to that Gun first:
+  it is named, and other units only once it is eliminated (r. 14.63);
 - the total meets the CP, with no action left over that could be dropped (r. 14.61: meet or
   exceed, then stop [inferred]); a vehicle's N is what remains; a hex that cannot absorb all
   the CP loses everything and the rest is ignored (open point 8).
@@ -51,16 +53,24 @@ ordnance.core.errors.IllegalAction: refused by VV.AP-resolve: b:pin is more than
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Protocol, TypeVar
 
 from ordnance.core.errors import BadInput, IllegalAction
-from ordnance.core.hexgrid import Hex
+from ordnance.core.hexgrid import Arc, Hex
 from ordnance.vv.board import Board
 from ordnance.vv.units import Kind, Unit
 
 RESOLVE = "VV.AP-resolve"
+
+
+class _Ordered(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+CostT = TypeVar("CostT", bound=_Ordered)
 
 
 class Action(enum.StrEnum):
@@ -115,6 +125,23 @@ class Pending:
     attacker: str
     defender: str
     units: tuple[str, ...]
+    shield: str | None = None  # a Gun whose shield took the first CP: the rest go to it first
+
+
+def gun_shield(board: Board, firer: Hex, victims: Sequence[str]) -> str | None:
+    """The Gun whose Gun Shield ignores the attack's first CP (r. 13.5, 14.63): a shielded Gun
+    among the units hit, not moving (not towed, no Move marker), the firer inside its Forward
+    Firing Arc. One shield per attack: the first CP is ignored once."""
+    for unit_id in victims:
+        unit, status = board.unit(unit_id), board.status[unit_id]
+        if unit.kind is not Kind.GUN or not unit.shield or status.aboard or status.moved:
+            continue
+        where = board.hex_of(unit_id)
+        if where is None or status.facing is None:
+            continue
+        if Arc.forward_firing(status.facing).contains(where, firer):
+            return unit_id
+    return None
 
 
 def allocatable(board: Board, pending: Pending) -> tuple[str, ...]:
@@ -193,6 +220,7 @@ def check_allocation(
                 RESOLVE,
                 f"{allocation.unit} shares the fate of {carrier}: do not name it (r. 14.64)",
             )
+    _check_shield(board, pending, allocations)
     if not _order_ok(board, eligible, allocations):
         standing = [u for u in eligible if not board.status[u].pinned]
         state = (
@@ -207,6 +235,23 @@ def check_allocation(
         )
     _check_total(board, pending, eligible, allocations, gone)
     return tuple(allocations)
+
+
+def _check_shield(board: Board, pending: Pending, allocations: Sequence[Allocation]) -> None:
+    """After a Gun Shield ignored the first CP, the rest go to that Gun first (r. 14.63): it
+    must be named, and another unit only once the Gun is eliminated."""
+    gun = pending.shield
+    if gun is None or not board.alive(gun) or pending.cp <= 0:
+        return
+    mine = [a for a in allocations if a.unit == gun]
+    if not mine:
+        raise IllegalAction(
+            RESOLVE, f"the Gun Shield of {gun} took the first CP: the rest go to {gun} first"
+        )
+    if len(allocations) > 1 and mine[0].action is not Action.ELIMINATE:
+        raise IllegalAction(
+            RESOLVE, f"other units take CP only once {gun}, whose shield took the first, is gone"
+        )
 
 
 def _eliminated(board: Board, allocations: Sequence[Allocation]) -> set[str]:
@@ -302,9 +347,16 @@ def _cost(board: Board, allocations: Sequence[Allocation]) -> tuple[Fraction, Fr
 
 def auto_allocation(board: Board, pending: Pending) -> tuple[Allocation, ...]:
     """The valid allocation losing the least (see the module docstring), in unit order."""
+    return best_allocation(board, pending, lambda chosen: _cost(board, chosen))[1]
+
+
+def best_allocation(
+    board: Board, pending: Pending, cost: Callable[[tuple[Allocation, ...]], CostT]
+) -> tuple[CostT, tuple[Allocation, ...]]:
+    """The valid allocation of least ``cost`` (the first found among equals) and its cost."""
     # Unpinned units first: pinned ones may only follow them (r. 14.62).
     eligible = sorted(allocatable(board, pending), key=lambda u: board.status[u].pinned)
-    best: tuple[tuple[Fraction, Fraction, int], tuple[Allocation, ...]] | None = None
+    best: tuple[CostT, tuple[Allocation, ...]] | None = None
 
     def search(index: int, chosen: tuple[Allocation, ...], total: int) -> None:
         nonlocal best
@@ -313,9 +365,9 @@ def auto_allocation(board: Board, pending: Pending) -> tuple[Allocation, ...]:
                 check_allocation(board, pending, chosen)
             except IllegalAction:
                 return
-            cost = _cost(board, chosen)
-            if best is None or cost < best[0]:
-                best = (cost, chosen)
+            price = cost(chosen)
+            if best is None or price < best[0]:
+                best = (price, chosen)
             return
         search(index + 1, chosen, total)
         for option in _options(board, eligible[index]):
@@ -324,4 +376,4 @@ def auto_allocation(board: Board, pending: Pending) -> tuple[Allocation, ...]:
     search(0, (), 0)
     if best is None:
         raise IllegalAction(RESOLVE, "no valid allocation exists for this hex")
-    return best[1]
+    return best

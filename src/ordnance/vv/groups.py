@@ -231,11 +231,20 @@ def check_attack(
         raise BadInput("hex", str(target), "not on the map")
     label = board.label(target) or ""
     if (key, label) in attacked:
-        clause = PASSENGERS if any(board.status[u].aboard for u in units) else GROUPS
+        # A transport and its passengers share one class: a second attack at the same target
+        # by either is refused under the passengers' rule, whoever fires (VV.AP-passengers).
+        kind, _, vehicle = key.partition(":")
+        carried = kind == "unit" and any(
+            board.unit(p).kind is not Kind.GUN for p in board.passengers(vehicle)
+        )
+        clause = PASSENGERS if carried or any(board.status[u].aboard for u in units) else GROUPS
+        why = (
+            "passengers and their transport attacking the same target must combine"
+            if clause == PASSENGERS
+            else "units of one hex attacking the same target must fire as one group"
+        )
         raise IllegalAction(
-            clause,
-            f"units of {_class_name(board, key)} already attacked {label} this turn; units of"
-            " one hex attacking the same target must fire as one group",
+            clause, f"units of {_class_name(board, key)} already attacked {label} this turn; {why}"
         )
     victims = _victims(board, order, target)
     verdict = board.los(firer, target)
@@ -248,7 +257,7 @@ def check_attack(
         raise IllegalAction(
             "VV.AP-range", f"no APFP of the group reaches {label} (range {distance})"
         )
-    leader = _leader(board, order)
+    leader = _leader(board, order, contributions)
     drms = list(hex_drms(board, firer, target, victims, opfire=order.movers is not None))
     if leader is not None:
         drms.append(DRM(board.unit(leader).leadership, f"leader {leader}", "VV.AP-leader"))
@@ -432,12 +441,28 @@ def _x_weapons(
     return [DRM(RULES.grenade_drm * count, f"grenades ({', '.join(throwers)})", X_WEAPONS)]
 
 
-def _leader(board: Board, order: FireOrder) -> str | None:
-    leaders = [u for u in order.units if board.unit(u).kind is Kind.LEADER]
+def lends(board: Board, unit_id: str, apfp: int) -> bool:
+    """Whether a leader adding ``apfp`` lends his Leadership Modifier: he reaches the target,
+    or the setting ``leader_lends_out_of_range`` lets him lend it from out of range (r. 13.6)."""
+    return apfp > 0 or board.settings.leader_lends_out_of_range
+
+
+def _leader(board: Board, order: FireOrder, contributions: Mapping[str, int]) -> str | None:
+    leaders = [
+        u
+        for u in order.units
+        if board.unit(u).kind is Kind.LEADER and lends(board, u, contributions.get(u, 0))
+    ]
     if order.leader is not None:
-        if order.leader not in leaders:
+        if order.leader not in order.units or board.unit(order.leader).kind is not Kind.LEADER:
             raise IllegalAction(
                 "VV.AP-leader", f"{order.leader} is not a leader of this fire group"
+            )
+        if order.leader not in leaders:
+            raise IllegalAction(
+                "VV.AP-leader",
+                f"{order.leader} cannot reach {board.label(order.target)} and so lends no"
+                " Leadership Modifier (setting leader_lends_out_of_range=false)",
             )
         return order.leader
     if not leaders:

@@ -13,6 +13,10 @@ Built on :func:`ordnance.core.hexgrid.trace` with the V&V terrain table and thes
 - Along a hexside the pair blocks only if both sides block, and hinders by the lesser side: not
   at all if one side is open [inferred from r. 9's three cases].
 - Hindrances add up; nothing blocks by accumulation. Levels: :mod:`ordnance.core.maps.levels`.
+- Hills block, except across one slope hex (r. 9, the rules' own hill example): a hex whose
+  ground lies strictly between the two ends' levels (level 1 between a level-2 firer and a
+  target on the ground) is a slope the line may cross once; a second such hex, at another
+  range, blocks.
 
 Blocking is symmetric in the two ends, so whether a line is clear is reciprocal, as V&V's LOS
 is; the hindrance can differ both ways (smoke in the target's hex counts, in the firer's not).
@@ -45,7 +49,7 @@ Cover(value=1, reason='hedge D3/SE +1')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ordnance.core.hexgrid import (
     CLEAR,
@@ -104,6 +108,7 @@ class VvTerrain:
     chart: TerrainChart
     ends: Ends
     log: MetLog
+    slopes: set[int] = field(default_factory=set)  # ranges where the line crossed a slope hex
 
     def hex_sight(self, hex: Hex, line: SightLine) -> Sight:
         m, ground = self.game_map, self.game_map.elevation(hex)
@@ -111,6 +116,12 @@ class VvTerrain:
         if hex != line.target:
             if self.ends.ground_blocks(ground):
                 return Sight(blocks=True, reason=f"hill (level {ground})")
+            if self.ends.lower < ground < self.ends.higher:
+                # The slope exception covers one slope hex; both hexes of a pair along a
+                # hexside share one range, so they count as one crossing.
+                self.slopes.add(line.firer.distance(hex))
+                if len(self.slopes) > 1:
+                    return Sight(blocks=True, reason=f"second slope hex (level {ground})")
             terrain = self.chart.hex(m.terrain(hex))
             if (terrain.blocks or terrain.hindrance) and not self.ends.passes_over(
                 ground, terrain.height

@@ -30,6 +30,7 @@ from ordnance.core.errors import BadInput
 CHOICES: dict[str, tuple[str, ...]] = {
     "low_roll": ("clamp", "extend"),
     "unpinned_first_until": ("pinned", "eliminated"),
+    "ai_evaluation": ("value", "cp"),
 }
 
 
@@ -99,6 +100,62 @@ class VvSettings:
         "r. 13.8 (AI policy)",
         "The AI Opportunity Fires at an entering stack with a fire group whose expected CP is"
         " at least this (a fraction such as 3/2); below it the group keeps its fire.",
+    )
+
+    ai_evaluation: str = _setting(
+        "value",
+        "[default]",
+        "r. 14.6-14.65 (AI policy)",
+        "What the AI maximises: 'value', the expected loss of enemy unit value from what the"
+        " target hex can absorb (the defender answering with his least loss); 'cp', the raw"
+        " expected Casualty Points (the first AI's objective).",
+    )
+    ai_leader_value: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
+        Fraction(1),
+        "[default]",
+        "r. 13.6 (AI policy)",
+        "A leader's value to the AI (default: the usual leader's Casualty Rating, what casualty"
+        " victory points count; more makes it shield its leaders); every other unit is worth"
+        " its Casualty Rating (a vehicle with its passengers).",
+    )
+    ai_pin_fraction: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
+        Fraction(1, 4),
+        "[default]",
+        "r. 14.7 (AI policy)",
+        "What a pin costs, as a fraction of the pinned unit's value (it loses a turn of action).",
+    )
+    ai_grenade_value: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
+        Fraction(1, 2),
+        "[default]",
+        "r. 12.51 (AI policy)",
+        "The value of keeping one grenade of the pool: the AI throws one only when the attack"
+        " gains more than this.",
+    )
+    ai_satchel_value: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
+        Fraction(1),
+        "[default]",
+        "r. 12.52 (AI policy)",
+        "The value of keeping one satchel charge of the pool.",
+    )
+    ai_x_weapons: bool = _setting(
+        True,
+        "[default]",
+        "r. 12.51-12.52 (AI policy)",
+        "Whether the AI spends grenades and satchel charges in AP fire (when they pay).",
+    )
+    ai_opfire_lookahead: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
+        Fraction(1, 2),
+        "[default]",
+        "r. 13.8 (AI policy)",
+        "Opportunity Fire look-ahead: the weight of a stack the mover has not moved yet (valued"
+        " where it stands); the AI keeps units for it when that pays more than firing now;"
+        " 0 fires at the first stack worth the threshold (the greedy policy).",
+    )
+    ai_moves: bool = _setting(
+        True,
+        "[default]",
+        "r. 6 (AI policy)",
+        "Whether the AI moves its infantry in its Movement Phase (README: the AI's movement).",
     )
 
     def override(self, values: Mapping[str, str]) -> VvSettings:

@@ -111,7 +111,7 @@ class Weapon:
 class Unit:
     """A unit's counter. Infantry: ``counter`` (and ``reduced`` for a squad), ``leadership``
     for a leader, ``sw``. Guns and vehicles: ``weapons``, ``casualty`` and (vehicles)
-    ``transport`` class and ``mp``."""
+    ``transport`` class and ``mp``; a Gun's ``shield`` (the Gun Shield symbol)."""
 
     id: str
     side: str
@@ -126,6 +126,7 @@ class Unit:
     casualty: int = 0
     transport: str | None = None
     mp: int = 0
+    shield: bool = False  # a Gun printed with the Gun Shield symbol (r. 1, 13.5, 14.63)
 
     def printed(self, reduced: bool = False) -> Counter | None:
         """The counter in play: a squad that was reduced shows its half-squad side (``reduced``,

@@ -48,7 +48,7 @@ def pass_fire(state: VvState, command: Command, dice: DiceSource) -> Resolution:
     return Resolution((Event("window-closed"),), ruling(command, (PHASES_CLAUSE,), words))
 
 
-def _allowance(board: Board, unit_id: str) -> int:
+def allowance(board: Board, unit_id: str) -> int:
     """MP per turn: leaders 6, other infantry 4, a vehicle its counter's (r. 6.1)."""
     unit = board.unit(unit_id)
     if unit.kind is Kind.LEADER:
@@ -56,7 +56,7 @@ def _allowance(board: Board, unit_id: str) -> int:
     return RULES.infantry_mp if unit.kind.infantry else unit.mp
 
 
-def _step_cost(board: Board, unit_id: str, start: Hex, to: Hex) -> int:
+def step_cost(board: Board, unit_id: str, start: Hex, to: Hex) -> int:
     """MP to enter ``to`` from ``start``: terrain, hexside feature, climbing (r. 6, 10)."""
     unit = board.unit(unit_id)
     game_map = board.game_map
@@ -148,7 +148,7 @@ def _charge(
     """The MP ``unit_id`` spends on ``step`` (from, to, direction), or the refusal."""
     start, to, direction = step
     unit, status = board.unit(unit_id), board.status[unit_id]
-    cost = _step_cost(board, unit_id, start, to)
+    cost = step_cost(board, unit_id, start, to)
     if unit.kind.infantry:
         if facing is not None:
             raise BadInput("facing", facing, "infantry has no facing (r. 7.1)")
@@ -158,7 +158,7 @@ def _charge(
         cost = _vehicle_cost(unit_id, status.facing, direction, facing, cost)
     if assault:
         cost *= 2  # half the MP: every step costs double
-    left = _allowance(board, unit_id) - status.mp_used
+    left = allowance(board, unit_id) - status.mp_used
     if status.moved and cost > left:
         raise IllegalAction(
             "V&V r. 6.1", f"{unit_id} needs {cost} MP to enter {board.label(to)}; {left} left"

@@ -30,6 +30,7 @@ from ordnance.vv.casualties import (
     Allocation,
     auto_allocation,
     check_allocation,
+    gun_shield,
     parse_allocations,
 )
 from ordnance.vv.combat_table import TABLE
@@ -37,6 +38,7 @@ from ordnance.vv.game.movement import can_opfire, move, pass_fire
 from ordnance.vv.game.rally import rally
 from ordnance.vv.game.rulings import PHASES_CLAUSE, RESOLVE, SEQUENCE, ruling
 from ordnance.vv.game.state import PHASES, Phase, VvState, apply, next_segment
+from ordnance.vv.game.victory import VICTORY, result
 from ordnance.vv.groups import Attack, FireOrder, check_attack
 from ordnance.vv.odds import expected_cp
 from ordnance.vv.units import Mount
@@ -95,9 +97,17 @@ def _phase(state: VvState, command: Command, dice: DiceSource) -> Resolution:
     events.append(Event("cleanup"))
     after = next_segment(state)
     if after is None:
-        events.append(Event("over"))
-        words = "The last Player Turn ends: the scenario is over."
-        return Resolution(tuple(events), ruling(command, (SEQUENCE,), words))
+        sheet = state.sheet
+        outcome = result(sheet.victory, state.board, state.control, sheet.sides)
+        events.append(Event("over", {"result": outcome}))
+        scores = ", ".join(f"{side} {points}" for side, points in outcome["points"].items())
+        winner = outcome["winner"]
+        words = (
+            "The last Player Turn ends: the scenario is over."
+            f" Victory points: {scores}; {f'{winner} wins' if winner else 'a draw'}."
+        )
+        verdict = ruling(command, (SEQUENCE, VICTORY), words, result=outcome)
+        return Resolution(tuple(events), verdict)
     turn, player = after
     events.append(_phase_event(turn, player, Phase.COMMAND))
     rallied = [u for u in state.board.side_units(player) if state.board.status[u].pinned]
@@ -179,7 +189,9 @@ def _attack(state: VvState, command: Command, attack: Attack, dice: DiceSource) 
     units = attack.order.units
     roll = dice.roll_dr(f"AP attack by {','.join(units)} at {label}")
     final = roll.total + attack.drm
-    cp = TABLE.cp(attack.apfp, final, board.settings)
+    rolled = TABLE.cp(attack.apfp, final, board.settings)
+    shield = gun_shield(board, attack.firer, attack.victims) if rolled else None
+    cp = rolled - (1 if shield is not None else 0)
     defender = board.unit(attack.victims[0]).side
     events = (
         Event(
@@ -201,11 +213,14 @@ def _attack(state: VvState, command: Command, attack: Attack, dice: DiceSource) 
                 "target": label,
                 "cp": cp,
                 "units": list(attack.victims),
+                **({"shield": shield} if shield is not None else {}),
             },
         ),
     )
     row = TABLE.row(attack.apfp).label
     result = f"{cp} CP for {defender} to fulfil" if cp else "no effect"
+    if shield is not None:
+        result = f"{rolled} CP, the first ignored by {shield}'s Gun Shield (r. 14.63): " + result
     parts = "+".join(map(str, attack.contributions.values()))
     words = (
         f"{parts + ' = ' if len(attack.contributions) > 1 else ''}{attack.apfp} APFP"
@@ -229,6 +244,7 @@ def _attack(state: VvState, command: Command, attack: Attack, dice: DiceSource) 
         dice=roll,
         final=final,
         cp=cp,
+        gun_shield=shield,
         affected=list(attack.victims),
         expected_cp=expected_cp(attack.apfp, attack.drm, board.settings),
         opportunity_fire=attack.order.movers is not None,

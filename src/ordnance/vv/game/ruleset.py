@@ -23,7 +23,7 @@ Fraction(1, 36)
 (4, ['fired', 'attack'])
 >>> state = rules.apply(rules.apply(state, done.events[0]), done.events[1])
 >>> rules.to_move(state), rules.ai_command(state, "de")
-('de', 'assign-cp --auto')
+('de', 'assign-cp g:eliminate')
 """
 
 from __future__ import annotations
@@ -202,6 +202,10 @@ def view(state: VvState) -> JsonObject:
         "phase_owner": state.phase_owner,
         "to_move": state.to_move,
         "over": state.over,
+        "victory": state.sheet.victory,
+        "control": {board.label(h): side for h, side in sorted(state.control.items())},
+        "result": state.result,
+        "winner": None if state.result is None else state.result["winner"],
         "ai_sides": sorted(state.sheet.ai_sides),
         "pending": None
         if pending is None
@@ -211,6 +215,7 @@ def view(state: VvState) -> JsonObject:
             "attacker": pending.attacker,
             "defender": pending.defender,
             "units": list(pending.units),
+            "shield": pending.shield,
         },
         "opportunity": None
         if window is None

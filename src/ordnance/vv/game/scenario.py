@@ -9,6 +9,7 @@ The keys (README, "Valor & Victory"; ``examples/vv-hedgerow-ambush.yaml`` is a c
     turns: 1                   # Game Turns (none: open-ended)
     first: american            # whose Player Turn comes first
     settings: {low_roll: clamp}            # overrides of ordnance.vv.settings
+    victory: {objectives: {G7: 2}, casualties: true, tie: german}   # see .victory
     fortifications: {G7: foxholes}         # foxholes, trenches, sandbags
     sides:
       german:
@@ -18,7 +19,7 @@ The keys (README, "Valor & Victory"; ``examples/vv-hedgerow-ambush.yaml`` is a c
         units:
           g1: {kind: squad, counter: 4-6-5, hex: G7, sw: {kind: lmg, apfp: 2, range: 8}}
           lt: {kind: leader, counter: 1-3-1, leadership: -1, hex: G7}
-          pak: {kind: gun, apfp: 4, casualty: 3, hex: H6, facing: S}
+          pak: {kind: gun, apfp: 4, casualty: 3, hex: H6, facing: S, shield: true}
           pz: {kind: afv, gun: 12, turret: true, mg360: 4, ffmg: 3, mp: 6, hex: J4, facing: SW}
           truck: {kind: vehicle, casualty: 3, transport: T2, mp: 8, hex: K4, facing: S}
           rider: {kind: squad, counter: 4-6-5, aboard: truck}
@@ -48,6 +49,7 @@ from ordnance.core.hexgrid import Direction, Hex
 from ordnance.core.maps import GameMap, MapUnreadable, Vocabulary, load_map_text, map_source
 from ordnance.vv.board import Status
 from ordnance.vv.counters import Counter
+from ordnance.vv.game.victory import read_victory
 from ordnance.vv.groups import Pool
 from ordnance.vv.numbers import RULES
 from ordnance.vv.settings import VvSettings
@@ -66,6 +68,7 @@ TOP_KEYS = frozenset(
         "settings",
         "fortifications",
         "sides",
+        "victory",
     }
 )
 SIDE_KEYS = frozenset({"ai", "elite", "pool", "units"})
@@ -91,6 +94,7 @@ UNIT_KEYS = frozenset(
         "facing",
         "aboard",
         "pinned",
+        "shield",
     }
 )
 SW_KEYS = frozenset({"kind", "apfp", "range"})
@@ -176,8 +180,10 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     first = data.get("first", next(iter(sides)))
     if first not in sides:
         raise fields.fault("first", f"names no side; sides: {', '.join(sides)}")
+    victory = read_victory(data.get("victory", {}), game_map, tuple(sides))
     return {
         "map": map_json,
+        "victory": victory,
         "turns": turns,
         "first": first,
         "settings": settings,
@@ -251,7 +257,7 @@ _KIND_KEYS: dict[Kind, frozenset[str]] = {
     Kind.SQUAD: frozenset({"counter", "reduced", "sw"}),
     Kind.HALF_SQUAD: frozenset({"counter", "sw"}),
     Kind.LEADER: frozenset({"counter", "leadership", "sw"}),
-    Kind.GUN: frozenset({"apfp", "casualty"}),
+    Kind.GUN: frozenset({"apfp", "casualty", "shield"}),
     Kind.AFV: frozenset({"gun", "turret", "mg360", "ffmg", "mp", "transport"}),
     Kind.VEHICLE: frozenset({"casualty", "transport", "mg360", "ffmg", "mp"}),
 }
@@ -321,6 +327,8 @@ def _machine(body: Mapping[str, Any], where: str, kind: Kind) -> dict[str, Any]:
             if transport not in RULES.transport:
                 raise fields.fault(f"{where}.transport", f"one of {', '.join(RULES.transport)}")
             result["transport"] = transport
+    if kind is Kind.GUN and "shield" in body:
+        result["shield"] = fields.flag(body["shield"], f"{where}.shield")
     if kind is not Kind.AFV:
         result["casualty"] = fields.whole(body.get("casualty"), f"{where}.casualty", 1, 9)
     return result
@@ -359,6 +367,7 @@ class Sheet:
     pools: Mapping[str, Pool]
     first: str
     turns: int | None
+    victory: Mapping[str, Any]
 
     def other(self, side: str) -> str:
         return next(s for s in self.sides if s != side)
@@ -396,6 +405,7 @@ def _sheet(text: str) -> Sheet:
         pools=pools,
         first=body["first"],
         turns=body["turns"],
+        victory=body.get("victory") or {},
     )
 
 
@@ -418,4 +428,5 @@ def _unit_value(unit_id: str, raw: Mapping[str, Any]) -> Unit:
         casualty=raw.get("casualty", 0),
         transport=raw.get("transport"),
         mp=raw.get("mp", 0),
+        shield=raw.get("shield", False),
     )

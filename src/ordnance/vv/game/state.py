@@ -15,7 +15,8 @@ kind                data                                       effect
 ``rally``           unit, rallied (bool), auto (bool)          unpinned (with its passengers)
 ``fired``           side, units, key, target, grenades,        Fire markers; the class attacked
                     satchels                                   the target; the X weapons spent
-``attack``          side, defender, target, cp, units          CP > 0: they wait for the defender
+``attack``          side, defender, target, cp, units,         CP > 0: they wait for the defender
+                    shield (a Gun whose shield took 1 CP)
 ``casualty``        unit, result (pinned, reduced,             the unit's new state
                     reduced+pinned, eliminated)
 ``allocated``       (none)                                     the CP are fulfilled
@@ -25,7 +26,8 @@ kind                data                                       effect
 ``window-closed``   (none)                                     the mover goes on
 ``cleanup``         (none)                                     After-Action: markers off both
                                                                sides, Smoke 2 -> 1, Smoke 1 gone
-``over``            (none)                                     the last Player Turn has ended
+``over``            result (points, objectives, casualties,    the last Player Turn has ended;
+                    winner)                                    the scenario's victory read
 ==================  =========================================  ==================================
 
 >>> from ordnance.vv.game.scenario import Sheet, load_scenario
@@ -55,6 +57,7 @@ from ordnance.core.records import evolve as replace
 from ordnance.vv.board import Board, Status, smoke_on
 from ordnance.vv.casualties import Pending
 from ordnance.vv.game.scenario import Sheet
+from ordnance.vv.game.victory import start_control
 from ordnance.vv.groups import Pool
 
 
@@ -92,6 +95,8 @@ class VvState:
     window: Window | None = None
     attacked: frozenset[tuple[str, str]] = field(default_factory=frozenset)
     over: bool = False
+    control: Mapping[Hex, str] = field(default_factory=dict)
+    result: Mapping[str, Any] | None = None
 
     @property
     def phase_owner(self) -> str:
@@ -125,7 +130,8 @@ def initial_state(sheet: Sheet) -> VvState:
         smoke_on(sheet.game_map),
         sheet.settings,
     )
-    return VvState(sheet, board, 1, sheet.first, Phase.COMMAND, dict(sheet.pools))
+    control = start_control(sheet.victory, board)
+    return VvState(sheet, board, 1, sheet.first, Phase.COMMAND, dict(sheet.pools), control=control)
 
 
 def next_segment(state: VvState) -> tuple[int, str] | None:
@@ -197,6 +203,7 @@ def _attack(state: VvState, data: Mapping[str, Any]) -> VvState:
         str(data["side"]),
         str(data["defender"]),
         tuple(str(u) for u in data["units"]),
+        None if data.get("shield") is None else str(data["shield"]),
     )
     return replace(state, pending=pending)
 
@@ -235,7 +242,10 @@ def _moved(state: VvState, data: Mapping[str, Any]) -> VvState:
             if facing is None or status.facing is None
             else Direction.parse(str(facing)),
         )
-    return replace(state, board=state.board.with_status(changes))
+    control = dict(state.control)
+    if state.board.game_map.label(to) in state.sheet.victory.get("objectives", {}):
+        control[to] = state.board.unit(str(data["units"][0])).side
+    return replace(state, board=state.board.with_status(changes), control=control)
 
 
 def _window(state: VvState, data: Mapping[str, Any]) -> VvState:
@@ -258,7 +268,7 @@ def _cleanup(state: VvState, data: Mapping[str, Any]) -> VvState:
 
 
 def _over(state: VvState, data: Mapping[str, Any]) -> VvState:
-    return replace(state, over=True)
+    return replace(state, over=True, result=data.get("result"))
 
 
 _HANDLERS = {
