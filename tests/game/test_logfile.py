@@ -8,10 +8,12 @@ import random
 
 import pytest
 
-from ordnance.game.entries import GENESIS, Entry, canonical, make_entry
+from ordnance.game.entries import GENESIS, Entry, canonical, make_entry, signed
 from ordnance.game.errors import LogMismatch
+from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import export_text, read_entries, verify
 from ordnance.game.service import GameService
+from ordnance.game.signing import Signer
 
 
 def play_some(service, made):
@@ -45,14 +47,27 @@ def lines_of(data: bytes) -> list[bytes]:
     return data.split(b"\n")
 
 
-def rebuilt(entries: list[Entry], game: str) -> bytes:
-    """The file a forger would write after editing entries and rehashing the whole chain."""
+def opening_of(data: bytes) -> dict:
+    """The signer a file's header names."""
+    return json.loads(data.split(b"\n", 1)[0] + b"]}")["signer"]
+
+
+def the_operators_key() -> Signer:
+    """The service's own signing key (the test's key store): a forger who runs the server."""
+    return Signer(KeyStore().private_key())
+
+
+def rebuilt(entries: list[Entry], game: str, opening: dict, signer: Signer | None = None) -> bytes:
+    """The file a forger would write after editing entries and rehashing the whole chain:
+    without the service's key the old signatures stay (and no longer match); with it
+    (``signer``: the operator forging) every entry is signed again."""
     chained, prev = [], GENESIS
     for index, entry in enumerate(entries):
         again = make_entry(index, entry.type, entry.side, entry.body, prev)
+        again = signed(again, signer.sign(again.hash) if signer else str(entry.sig))
         chained.append(again)
         prev = again.hash
-    return export_text(game, chained).encode()
+    return export_text(game, chained, opening).encode()
 
 
 @pytest.mark.clause("SYS.record", "SYS.dice")
@@ -62,6 +77,13 @@ def test_an_untouched_export_verifies_and_recomputes_the_revealed_rolls(exported
     counts = report.to_json()
     assert counts["entries"] == 14 and counts["commands"] == 8
     assert (counts["rolls"], counts["rolls_recomputed"], counts["rolls_unrevealed"]) == (3, 2, 1)
+    # Never a bare "ok": the roll of the unrevealed epoch is reported as unverified.
+    assert (
+        counts["verdict"] == "partly verified"
+        and "1 rolls are UNVERIFIED" in (counts["explanation"])
+    )
+    assert [s["entries"] for s in counts["signers"]] == [14]
+    assert counts["signers"][0]["fingerprint"] == opening_of(exported)["fingerprint"]
     json.loads(exported)  # the file is one JSON document
 
 
@@ -88,12 +110,16 @@ def test_changing_any_byte_fails_and_names_the_entry(exported):
 @pytest.mark.clause("SYS.record")
 def test_reordering_two_entries_fails_at_the_first_moved_one(exported):
     game, entries = read_entries(exported)
-    swapped = export_text(game, [*entries[:3], entries[4], entries[3], *entries[5:]]).encode()
+    opening = opening_of(exported)
+    order = [*entries[:3], entries[4], entries[3], *entries[5:]]
+    swapped = export_text(game, order, opening).encode()
     report = verify(swapped)
     assert not report.ok and report.failure.entry == 3 and "out of order" in report.failure.problem
-    # Even with every hash and seq rewritten, the replay notices.
-    forged = rebuilt([*entries[:3], entries[4], entries[3], *entries[5:]], game)
-    report = verify(forged)
+    # With every hash and seq rewritten, the signature of the first moved entry fails...
+    report = verify(rebuilt(order, game, opening))
+    assert report.failure.entry == 3 and "signature" in report.failure.problem
+    # ...and even the operator, who can sign, is caught by the replay.
+    report = verify(rebuilt(order, game, opening, the_operators_key()))
     assert not report.ok and report.failure.entry == 3
 
 
@@ -103,11 +129,14 @@ def test_an_altered_die_fails_and_names_its_entry(exported):
     shot = next(e for e in entries if e.rolls)
     body = json.loads(canonical(shot.body))
     body["rolls"][0]["faces"][0] = body["rolls"][0]["faces"][0] % 6 + 1
-    edited = Entry(shot.seq, shot.type, shot.side, body, shot.prev, shot.hash)
-    plain = export_text(game, [edited if e.seq == shot.seq else e for e in entries]).encode()
+    edited = Entry(shot.seq, shot.type, shot.side, body, shot.prev, shot.hash, shot.sig)
+    opening = opening_of(exported)
+    changed = [edited if e.seq == shot.seq else e for e in entries]
+    plain = export_text(game, changed, opening).encode()
     assert verify(plain).failure.entry == shot.seq  # its hash no longer matches
-    forged = rebuilt([edited if e.seq == shot.seq else e for e in entries], game)
-    failure = verify(forged).failure
+    failure = verify(rebuilt(changed, game, opening)).failure
+    assert failure.entry == shot.seq and "signature" in failure.problem
+    failure = verify(rebuilt(changed, game, opening, the_operators_key())).failure
     assert failure.entry == shot.seq and "revealed seed gives" in failure.problem
 
 
@@ -117,10 +146,14 @@ def test_an_altered_die_of_an_unrevealed_epoch_fails_the_replay(exported):
     last = entries[-1]
     body = json.loads(canonical(last.body))
     body["rolls"][0]["faces"] = [6, 6] if body["rolls"][0]["faces"] != [6, 6] else [1, 1]
-    forged = rebuilt(
-        [*entries[:-1], make_entry(last.seq, "command", last.side, body, last.prev)], game
-    )
-    failure = verify(forged).failure
+    forged = make_entry(last.seq, "command", last.side, body, last.prev)
+    changed = [*entries[:-1], signed(forged, str(last.sig))]
+    opening = opening_of(exported)
+    # A player rehashing the chain is caught by the signature, the fault located...
+    failure = verify(rebuilt(changed, game, opening)).failure
+    assert failure.entry == last.seq and "signature" in failure.problem
+    # ...and an operator who re-signs it by the replay (the depletion outcome follows the die).
+    failure = verify(rebuilt(changed, game, opening, the_operators_key())).failure
     assert failure.entry == last.seq and "gives different" in failure.problem
 
 
@@ -129,13 +162,16 @@ def test_an_altered_event_or_an_illegal_undo_fails_the_replay(exported):
     shot = next(e for e in entries if e.rolls)
     body = json.loads(canonical(shot.body))
     body["events"] = body["events"][:-1]
+    opening, operator = opening_of(exported), the_operators_key()
     forged = rebuilt(
         [e if e.seq != shot.seq else make_entry(0, "command", e.side, body, "") for e in entries],
         game,
+        opening,
+        operator,
     )
     assert verify(forged).failure.entry == shot.seq
     undo_after_roll = make_entry(0, "undo", "german", {"undone": shot.seq}, "")
-    forged = rebuilt([*entries[: shot.seq + 1], undo_after_roll], game)
+    forged = rebuilt([*entries[: shot.seq + 1], undo_after_roll], game, opening, operator)
     failure = verify(forged).failure
     assert failure.entry == shot.seq + 1 and "undo" in failure.problem
 
@@ -155,7 +191,8 @@ def test_import_stores_a_verified_log_and_play_continues(exported, tmp_path):
         assert log[-1].type == "resume" and made.commitment == log[-1].body["commitment"]
         service.do(made.game, "russian", made.tokens["russian"], ["fire", "t34", "--ammo", "AP"])
         assert verify(service.export(made.game).encode()).ok
-        with pytest.raises(Exception, match="already exists"):
+        # The copy here is ahead of the file (its resume entry and more): an older file.
+        with pytest.raises(LogMismatch, match="older file"):
             service.import_log(exported)
         tampered = exported.replace(b'"mine"', b'"mind"')
         with pytest.raises(LogMismatch):

@@ -132,9 +132,17 @@ def test_fair_rolls_follow_the_committed_seed_and_the_side_seeds(sqlite_url, sce
         service.add_seed(made.game, "russian", made.tokens["russian"], "favours")
         to_pfph(service, made)
         words = ["fire", "pak", "--ammo", "AP"]
-        roll = service.do(made.game, "german", made.tokens["german"], words).entries[0].rolls[0]
+        entropy = "5a" * 16  # the acting client's fresh bytes
+        shot = service.do(made.game, "german", made.tokens["german"], words, entropy=entropy)
+        roll, body = shot.entries[0].rolls[0], shot.entries[0].body
         seeds = {"german": "fortune", "russian": "favours"}
-        assert tuple(roll["faces"]) == faces(SEED, made.game, 0, seeds, index=0, count=2)
+        expected = faces(SEED, made.game, 0, seeds, index=0, count=2, entropy=entropy)
+        assert tuple(roll["faces"]) == expected and body["entropy"] == entropy
+        # The same seeds with other client entropy give other rolls: the seed alone (which
+        # the server holds) does not tell the roll before the command is sent.
+        others = {faces(SEED, made.game, 0, seeds, index=0, count=2, entropy=f"{k:032x}")
+                  for k in range(40)}  # fmt: skip
+        assert len(others) > 10
         with pytest.raises(IllegalAction, match="first roll"):
             service.add_seed(made.game, "russian", made.tokens["russian"], "late")
     finally:
@@ -183,7 +191,9 @@ def test_both_sides_agreeing_reveals_the_seed_and_starts_a_new_epoch(sqlite_url,
         dice = service.game(made.game).dice
         assert dice.epoch == 1 and dice.revealed == {0: SEED.hex()}
         assert dice.commitments[1] == second.entries[1].body["next_commitment"]
-        assert service.store.server_seed(made.game, 1) is not None
+        assert service.keys.seed(dice.commitments[1]) is not None
+        # Revealed, so no longer a secret: the key store lets it go.
+        assert service.keys.seed(hashlib.sha256(SEED).hexdigest()) is None
     finally:
         service.close()
 

@@ -1,8 +1,10 @@
 """``ordnance game ...``: play a scenario through the game service.
 
 Every command takes ``--db URL`` (default ``$ORDNANCE_DB``, else a SQLite file in the user's
-data folder) and ``--json``. Commands that act for a side take ``--side`` and ``--token`` (or
-``$ORDNANCE_TOKEN``, which keeps the token out of shell history). Errors are raised and printed
+data folder) and ``--json``. Commands that act for a side take ``--side`` and the token from
+``--token-file``, ``$ORDNANCE_TOKEN`` or ``--token`` (:mod:`.tokens`). The client side of the
+checks lives here: a fresh entropy with each command, and the receipt of the last head shown
+(:mod:`ordnance.game.receipts`), which a later read must reach. Errors are raised and printed
 as one line by ``ordnance.cli.app.main``; nothing is stored when a command fails.
 """
 
@@ -19,12 +21,14 @@ from rich.text import Text
 
 from ordnance.cli.groups import game_app
 from ordnance.cli.output import console, emit_json, ruling_table
+from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
 from ordnance.game.errors import LogMismatch
+from ordnance.game.receipts import Receipt, Receipts
 
 if TYPE_CHECKING:
     from ordnance.game.entries import Entry
-    from ordnance.game.service import Applied, GameService, NewGame
+    from ordnance.game.service import Appended, Applied, GameService, NewGame
 
 Db = Annotated[
     str | None,
@@ -38,15 +42,6 @@ Db = Annotated[
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 GameId = Annotated[str, typer.Argument(metavar="GAME", help="The game id 'game new' printed.")]
 Side = Annotated[str, typer.Option("--side", metavar="SIDE", help="The side acting.")]
-Token = Annotated[
-    str,
-    typer.Option(
-        "--token",
-        metavar="TOKEN",
-        envvar="ORDNANCE_TOKEN",
-        help="The side's secret token from 'game new' (or $ORDNANCE_TOKEN).",
-    ),
-]
 ExpectVersion = Annotated[
     int | None,
     typer.Option(
@@ -69,12 +64,58 @@ def _service(db: str | None) -> Iterator[GameService]:
         service.close()
 
 
+def shown(game: str, version: int, head: str) -> None:
+    """Keep the receipt of what this client just showed its player."""
+    Receipts().keep(Receipt(game, version, head))
+
+
+def check_entropy_used(applied: Applied, entropy: str) -> None:
+    """A client checks that the rolls it caused used the entropy it sent (a service that
+    swapped it could choose the roll)."""
+    entry = applied.entries[0]
+    used = entry.body.get("entropy")
+    if entry.type == "command" and entry.rolls and used is not None and used != entropy:
+        raise LogMismatch(entry.seq, "its rolls do not use the entropy this client sent")
+
+
+def guard(service: GameService, game: str) -> None:
+    """Refuse a database copy that stops short of, or forks from, the last head shown here."""
+    receipt = Receipts().get(game)
+    if receipt is None:
+        return
+    found = service.store.entries(game, receipt.version - 1)[:1]
+    if not found:
+        raise LogMismatch(
+            receipt.version - 1,
+            f"missing from game {game} in the database, but you were shown it (your receipt):"
+            " entries were deleted",
+        )
+    if found[0].hash != receipt.head:
+        raise LogMismatch(
+            receipt.version - 1,
+            f"of game {game} in the database is not the one your receipt holds: the log was"
+            " forked or rewritten",
+        )
+
+
 @game_app.command("new")
 def new_command(
     scenario: Annotated[
         Path | None, typer.Argument(metavar="SCENARIO", help="A scenario YAML file.")
     ] = None,
     *,
+    by_email: Annotated[
+        str | None,
+        typer.Option(
+            "--by-email",
+            metavar="SIDE",
+            help="Play by e-mail: this copy plays SIDE, the other side is invited (--invite).",
+        ),
+    ] = None,
+    invite: Annotated[
+        Path | None,
+        typer.Option("--invite", metavar="FILE", help="Where to write the invitation to send."),
+    ] = None,
     db: Db = None,
     as_json: AsJson = False,
     from_vsav: Annotated[
@@ -98,19 +139,30 @@ def new_command(
     ] = None,
 ) -> None:
     """Start a game from a scenario (or a VASL save); prints the game id and side tokens."""
+    if (by_email is None) != (invite is None):
+        raise BadInput("option", "--by-email/--invite", "play by e-mail needs both")
     extra: dict[str, Any] = {}
     if from_vsav is not None:
         scenario, extra = _vsav_scenario(scenario, from_vsav, vasl_templates, date, map_file)
     elif scenario is None:
         raise BadInput("game new", "", "give a SCENARIO file, or --from-vsav FILE")
     with _service(db) as service:
-        made = service.new_game(scenario)
+        made = service.new_game(scenario, by_email=by_email)
+    for text in made.invitations.values():
+        assert invite is not None
+        write_private(invite, text)
+    shown(made.game, made.version, made.head)
     if as_json and extra:
         emit_json({**made.to_json(), **extra})
         return
     _print_new(made, as_json, f"New game {made.game}")
     for note in extra.get("notes", []):
         console.print(Text(f"To check in {scenario}: {note}", style="dim"))
+    if invite is not None and not as_json:
+        other = ", ".join(made.invitations)
+        console.print(
+            Text(f"Send {invite} to {other}: it holds their invitation code and nothing of yours.")
+        )
 
 
 def _vsav_scenario(
@@ -131,17 +183,75 @@ def _vsav_scenario(
     return path, {"scenario_file": str(path), "notes": list(made.notes)}
 
 
+def write_private(path: Path, text: str) -> None:
+    """Write a file only its owner may read (it holds a credential)."""
+    try:
+        path.touch(mode=0o600)
+        path.chmod(0o600)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise BadInput("file", str(path), f"cannot be written ({error.strerror})") from None
+
+
+@game_app.command("join")
+def join_command(
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="An invitation ('game new --invite').")
+    ],
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Play by e-mail: join a game from its invitation, with this machine's own signing key."""
+    data = _read(file)
+    with _service(db) as service:
+        made = service.join(data)
+    shown(made.game, made.version, made.head)
+    _print_new(made, as_json, f"Joined game {made.game} at version {made.version}")
+    if not as_json:
+        console.print(Text(f"Export the game and send the file back: game export {made.game}"))
+
+
 @game_app.command("import")
 def import_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A log from 'game export'.")],
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
-    """Verify an exported log and store it as a game here, with new tokens for its sides."""
+    """Verify an exported log and store it here: a new game (new tokens for its sides), or the
+    later entries of a game this database holds (play by e-mail)."""
+    from ordnance.game.logfile import check_receipt, header_game, read_entries  # noqa: PLC0415
+    from ordnance.game.service import Appended  # noqa: PLC0415
+
     data = _read(file)
+    game = header_game(data)
+    receipt = Receipts().get(game) if game is not None else None
+    if receipt is not None:
+        check_receipt(receipt, read_entries(data)[1])
     with _service(db) as service:
         made = service.import_log(data)
+    shown(made.game, made.version, made.head)
+    if isinstance(made, Appended):
+        _print_appended(made, as_json, file)
+        return
     _print_new(made, as_json, f"Imported game {made.game} at version {made.version}")
+
+
+def _print_appended(appended: Appended, as_json: bool, file: Path) -> None:
+    if as_json:
+        emit_json(appended.to_json())
+        return
+    console.print(
+        Text(
+            f"Took {appended.appended} new entries of game {appended.game} from {file}; version"
+            f" {appended.version}."
+        )
+    )
+    for applied in appended.then:
+        _print_applied(applied, False)
+    if appended.then:
+        console.print(
+            Text(f"Export the game and send the file: game export {appended.game} --out FILE")
+        )
 
 
 def _print_new(made: NewGame, as_json: bool, title: str) -> None:
@@ -156,6 +266,8 @@ def _print_new(made: NewGame, as_json: bool, title: str) -> None:
     console.print(table)
     if made.commitment is not None:
         console.print(Text(f"Server seed commitment (SHA-256): {made.commitment}"))
+    if made.signer:
+        console.print(Text(f"Signing key fingerprint: {made.signer['fingerprint']}"))
 
 
 @game_app.command("status")
@@ -169,7 +281,9 @@ def status_command(
 ) -> None:
     """Where the game stands: each game's side record as tables, whose move, legal actions."""
     with _service(db) as service:
+        guard(service, game)
         status = service.status(game, side)
+    shown(game, status["version"], status["head"])
     if as_json:
         emit_json(status)
         return
@@ -201,15 +315,26 @@ def do_command(
     ],
     *,
     side: Side,
-    token: Token,
+    token: Token = None,
+    token_file: TokenFile = None,
     expect_version: ExpectVersion = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """Send one command for a side; it is checked, resolved and logged, or refused."""
+    from ordnance.game.fairdice import new_entropy  # noqa: PLC0415
+
+    secret = resolve_token(token, token_file)
     with _service(db) as service:
-        applied = service.do(game, side, token, words, expect_version=expect_version)
+        guard(service, game)
+        # Fresh entropy from this client: the server's seed alone does not decide the roll.
+        entropy = new_entropy()
+        applied = service.do(
+            game, side, secret, words, expect_version=expect_version, entropy=entropy
+        )
         rules = _rules_of(service, game)
+    check_entropy_used(applied, entropy)
+    shown(game, applied.version, applied.head)
     _print_applied(applied, as_json, rules)
 
 
@@ -218,15 +343,19 @@ def undo_command(
     game: GameId,
     *,
     side: Side,
-    token: Token,
+    token: Token = None,
+    token_file: TokenFile = None,
     expect_version: ExpectVersion = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """Take back your latest command, if no die has been rolled or revealed since."""
+    secret = resolve_token(token, token_file)
     with _service(db) as service:
-        applied = service.undo(game, side, token, expect_version=expect_version)
+        guard(service, game)
+        applied = service.undo(game, side, secret, expect_version=expect_version)
         rules = _rules_of(service, game)
+    shown(game, applied.version, applied.head)
     _print_applied(applied, as_json, rules)
 
 
@@ -236,13 +365,17 @@ def seed_command(
     seed: Annotated[str, typer.Argument(metavar="SEED", help="Any text of your choosing.")],
     *,
     side: Side,
-    token: Token,
+    token: Token = None,
+    token_file: TokenFile = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """Mix your own seed into the fair dice (before the first roll of the seed epoch)."""
+    secret = resolve_token(token, token_file)
     with _service(db) as service:
-        applied = service.add_seed(game, side, token, seed)
+        guard(service, game)
+        applied = service.add_seed(game, side, secret, seed)
+    shown(game, applied.version, applied.head)
     _print_applied(applied, as_json)
 
 
@@ -251,13 +384,17 @@ def reveal_command(
     game: GameId,
     *,
     side: Side,
-    token: Token,
+    token: Token = None,
+    token_file: TokenFile = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """Agree to reveal the server seed; once every side agrees it is revealed (and renewed)."""
+    secret = resolve_token(token, token_file)
     with _service(db) as service:
-        applied = service.consent(game, side, token)
+        guard(service, game)
+        applied = service.consent(game, side, secret)
+    shown(game, applied.version, applied.head)
     _print_applied(applied, as_json)
 
 
@@ -321,7 +458,19 @@ def _entry_line(entry: Entry) -> str:
     if entry.type == "reveal":
         return f"server seed of epoch {body['epoch']} revealed: {body['seed']}"
     if entry.type == "resume":
-        return f"epoch {body['epoch']} begins ({body['reason']})"
+        epoch = f"epoch {body['epoch']} begins" if "epoch" in body else "the game moves"
+        return f"{epoch} ({body['reason']}; key {body.get('signer', {}).get('fingerprint')})"
+    if entry.type == "join":
+        return f"{entry.side} joins with key {body['signer']['fingerprint']}"
+    if entry.type == "propose":
+        return (
+            f"{entry.side} proposes '{body['command']['text']}' (it rolls: waiting for the other"
+            " side's entropy)"
+        )
+    if entry.type == "answer":
+        return f"{entry.side} answers proposal {body['proposal']} with fresh entropy"
+    if entry.type == "refused":
+        return f"{entry.side}: '{body['command']['text']}' refused once rolled: {body['reason']}"
     scenario = body["scenario"]
     return f"game {body['game']} starts: {scenario['name']} ({scenario['ruleset']})"
 
@@ -330,8 +479,11 @@ def _entry_line(entry: Entry) -> str:
 def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     """Every entry of the game's log, in order."""
     with _service(db) as service:
+        guard(service, game)
         log = service.log(game)
         rules = _rules_of(service, game)
+    if log:
+        shown(game, len(log), log[-1].hash)
     if as_json:
         emit_json({"game": game, "entries": [e.to_json() for e in log]})
         return
@@ -368,7 +520,10 @@ def export_command(
 ) -> None:
     """Write the game's log to one JSON file (hash-chained, one entry per line)."""
     with _service(db) as service:
+        guard(service, game)
         text = service.export(game)
+        folded = service.game(game)
+    shown(game, folded.version, folded.head)
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as error:
@@ -445,16 +600,28 @@ def verify_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A log from 'game export'.")],
     as_json: AsJson = False,
 ) -> None:
-    """Check an exported log: chain, replay of every command, every roll against its seed."""
-    from ordnance.game.logfile import verify  # noqa: PLC0415
+    """Check an exported log: chain, signatures, replay of every command, every roll against its
+    seed, and your receipt of the game."""
+    from ordnance.game.logfile import header_game, verify  # noqa: PLC0415
 
-    report = verify(_read(file))
+    data = _read(file)
+    game = header_game(data)
+    report = verify(data, Receipts().get(game) if game is not None else None)
     if as_json:
         emit_json(report.to_json())
     elif report.ok:
         console.print(Text(report.to_json()["explanation"]))
     if report.failure is not None:
         raise LogMismatch(report.failure.entry, f"{report.failure.problem} ({file})")
+    if game is not None:
+        _, entries = _entries_of(data)
+        shown(game, len(entries), entries[-1].hash)
+
+
+def _entries_of(data: bytes) -> tuple[str, list[Entry]]:
+    from ordnance.game.logfile import read_entries  # noqa: PLC0415
+
+    return read_entries(data)
 
 
 def _read(file: Path) -> bytes:

@@ -26,9 +26,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import shlex
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
@@ -133,7 +135,7 @@ def run(console: Console | None = None) -> int:
         )
     pictures = Path(tempfile.gettempdir()) / "ordnance-tour"
     pictures.mkdir(exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="ordnance-tour-") as folder:
+    with tempfile.TemporaryDirectory(prefix="ordnance-tour-") as folder, _own_home(Path(folder)):
         for title, scenario, steps, physical in GAMES:
             out.print(Rule(title))
             code = play_game(out, Path(folder), scenario, steps, pictures, physical=physical)
@@ -157,6 +159,24 @@ def run_command(out: Console, command: str) -> int:
     return code
 
 
+@contextlib.contextmanager
+def _own_home(folder: Path) -> Iterator[None]:
+    """The tour's games keep their key store and receipts in its temporary folder, not in the
+    user's data folder."""
+    names = ("ORDNANCE_KEYS", "ORDNANCE_RECEIPTS")
+    saved = {name: os.environ.get(name) for name in names}
+    os.environ["ORDNANCE_KEYS"] = str(folder / "keys")
+    os.environ["ORDNANCE_RECEIPTS"] = str(folder / "receipts")
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIO = ROOT / "examples" / "asl-c8-demo.yaml"
 REFUSED = 1
@@ -166,10 +186,10 @@ REFUSED = 1
 GAME_STEPS: tuple[tuple[str, str, int], ...] = (
     (
         "Each side mixes a seed of its own into the dice before the first roll (SYS.dice).",
-        'game seed {game} "Panzer marsch" --side german --token {german} --db {db}',
+        'game seed {game} "Panzer marsch" --side german --token-file {german} --db {db}',
         0,
     ),
-    ("", 'game seed {game} "Vperyod" --side russian --token {russian} --db {db}', 0),
+    ("", 'game seed {game} "Vperyod" --side russian --token-file {russian} --db {db}', 0),
     (
         "The shared side record: every Gun's special ammunition (C8.0).",
         "game status {game} --db {db}",
@@ -213,7 +233,7 @@ GAME_STEPS: tuple[tuple[str, str, int], ...] = (
     ),
     ("", "{russian_do} phase next", 0),
     ("A phase change without a roll can be taken back...", "{german_do} phase next", 0),
-    ("", "game undo {game} --side german --token {german} --db {db}", 0),
+    ("", "game undo {game} --side german --token-file {german} --db {db}", 0),
     (
         "The Panzerschreck fires HEAT: no Depletion Number for an SCW (C8.3).",
         "{german_do} fire psk --ammo HEAT --target vehicle",
@@ -221,16 +241,16 @@ GAME_STEPS: tuple[tuple[str, str, int], ...] = (
     ),
     (
         "...but nothing before a revealed roll: undo is refused now (SYS.dice).",
-        "game undo {game} --side german --token {german} --db {db}",
+        "game undo {game} --side german --token-file {german} --db {db}",
         REFUSED,
     ),
     ("Where the game stands now.", "game status {game} --db {db}", 0),
     (
         "Both sides agree to reveal the server's seed: anyone can now recompute every roll.",
-        "game reveal {game} --side german --token {german} --db {db}",
+        "game reveal {game} --side german --token-file {german} --db {db}",
         0,
     ),
-    ("", "game reveal {game} --side russian --token {russian} --db {db}", 0),
+    ("", "game reveal {game} --side russian --token-file {russian} --db {db}", 0),
     (
         "The append-only log, each entry chained to the one before by its hash.",
         "game log {game} --db {db}",
@@ -313,7 +333,7 @@ VV_STEPS: tuple[tuple[str, str, int], ...] = (
     ),
     (
         "The Germans are played by the AI: it fulfils the Casualty Points, losing the least.",
-        "game ai {game} --side german --token {german} --db {db}",
+        "game ai {game} --side german --token-file {german} --db {db}",
         0,
     ),
     (
@@ -367,8 +387,14 @@ def play_game(
     png = " --png" if find_converter() is not None else ""
     names["render"] = f"game render {made['game']} --out {picture} --db {db}{png}"
     for side, token in made["tokens"].items():
-        names[side] = token
-        names[f"{side}_do"] = f"game do {made['game']} --side {side} --token {token} --db {db}"
+        # Tokens go in files only their owner reads, never on a command line (ps shows those).
+        token_file = folder / f"{side}.token"
+        token_file.touch(mode=0o600)
+        token_file.write_text(token + "\n", encoding="utf-8")
+        names[side] = str(token_file)
+        names[f"{side}_do"] = (
+            f"game do {made['game']} --side {side} --token-file {token_file} --db {db}"
+        )
     for caption, template, expected in steps:
         if caption:
             out.print(Rule())

@@ -20,7 +20,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ordnance.cli.game import AsJson, Db, GameId, Side, Token, _print_applied, _service
+from ordnance.cli.game import AsJson, Db, GameId, Side, _print_applied, _service, guard, shown
 from ordnance.cli.groups import game_app, vv_app
 from ordnance.cli.output import (
     SettingOverrides,
@@ -33,6 +33,7 @@ from ordnance.cli.output import (
     settings_in,
     show_settings,
 )
+from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
 from ordnance.core.rulings import jsonable
 from ordnance.vv.combat_table import TABLE
@@ -239,14 +240,19 @@ def ai_command(
     game: GameId,
     *,
     side: Side,
-    token: Token,
+    token: Token = None,
+    token_file: TokenFile = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """Let the AI play a side the scenario gives it: it sends that side's commands (checked
     like anyone's) until the next decision belongs to the other side."""
+    from ordnance.game.fairdice import new_entropy  # noqa: PLC0415
+
+    secret = resolve_token(token, token_file)
     applied = []
     with _service(db) as service:
+        guard(service, game)
         service.game(game).check_side(side)
         for _ in range(MAX_AI_COMMANDS):
             folded = service.game(game)
@@ -256,8 +262,10 @@ def ai_command(
             text = choose(folded.state, side)
             if text is None:
                 break
-            applied.append(service.do(game, side, token, shlex.split(text)))
+            words = shlex.split(text)
+            applied.append(service.do(game, side, secret, words, entropy=new_entropy()))
         folded = service.game(game)
+    shown(game, folded.version, folded.head)
     to_move = folded.rules.to_move(folded.state)
     explanation = f"The AI sent {len(applied)} command(s) for {side}; {to_move or 'nobody'} to act."
     if as_json:

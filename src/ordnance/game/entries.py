@@ -3,7 +3,8 @@
 An entry is ``{seq, type, side, body, prev}`` plus its ``hash``: the SHA-256 of the canonical
 JSON (sorted keys, no spaces, UTF-8) of the other five fields. ``prev`` is the previous entry's
 hash (64 zeros for the first), so changing, dropping or reordering any entry breaks every hash
-after it.
+after it. ``sig`` is the writer's Ed25519 signature of the hash (:mod:`.signing`); it is not
+part of what the hash covers (None only before signing existed).
 
 Entry types and their bodies:
 
@@ -15,6 +16,10 @@ Entry types and their bodies:
 ``consent`` a side agrees to reveal the current epoch's server seed
 ``reveal``  the epoch, its server seed (hex) and the commitment of the next epoch
 ``resume``  a new epoch's commitment after an import (the old server seed is not known here)
+``join``    play by e-mail: a side's own signing key and its invitation code
+``propose`` play by e-mail: a command that rolls, with the commitment of the proposer's secret
+``answer``  play by e-mail: the other side's fresh entropy for the proposal's rolls
+``refused`` play by e-mail: a proposal the rules refused once its dice were known
 =========== ============================================================================
 
 >>> first = make_entry(0, "start", None, {"game": "g1"}, GENESIS)
@@ -34,7 +39,10 @@ from typing import Any
 from ordnance.core.errors import BadInput
 
 GENESIS = "0" * 64
-TYPES = ("start", "command", "undo", "seed", "consent", "reveal", "resume")
+TYPES = (
+    "start", "command", "undo", "seed", "consent", "reveal", "resume",
+    "join", "propose", "answer", "refused",
+)  # fmt: skip
 
 
 def canonical(data: Any) -> str:
@@ -56,6 +64,7 @@ class Entry:
     body: Mapping[str, Any]
     prev: str
     hash: str
+    sig: str | None = None
     # The body's canonical JSON when this entry was just made (storage writes it as is).
     body_text: str | None = field(default=None, compare=False, repr=False)
 
@@ -70,7 +79,8 @@ class Entry:
         }
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.content(), "hash": self.hash}
+        signed = {} if self.sig is None else {"sig": self.sig}
+        return {**self.content(), "hash": self.hash, **signed}
 
     @property
     def rolls(self) -> list[Any]:
@@ -84,9 +94,9 @@ class Entry:
         if not isinstance(data, Mapping):
             raise BadInput("log entry", str(data)[:60], "expected a JSON object")
         expected = {"seq", "type", "side", "body", "prev", "hash"}
-        if set(data) != expected:
+        if set(data) not in (expected, expected | {"sig"}):
             raise BadInput(
-                "log entry", str(sorted(data)), f"expected the fields {sorted(expected)}"
+                "log entry", str(sorted(data)), f"expected the fields {sorted(expected)} (and sig)"
             )
         seq, kind, side, body = data["seq"], data["type"], data["side"], data["body"]
         if isinstance(seq, bool) or not isinstance(seq, int) or kind not in TYPES:
@@ -95,10 +105,21 @@ class Entry:
             raise BadInput("log entry", str(seq), "bad side or body")
         if not all(isinstance(data[k], str) for k in ("prev", "hash")):
             raise BadInput("log entry", str(seq), "bad prev or hash")
-        return cls(seq, kind, side, dict(body), data["prev"], data["hash"])
+        sig = data.get("sig")
+        if sig is not None and not isinstance(sig, str):
+            raise BadInput("log entry", str(seq), "bad sig")
+        return cls(seq, kind, side, dict(body), data["prev"], data["hash"], sig)
 
     def check_hash(self) -> bool:
         return digest(self.content()) == self.hash
+
+
+def signed(entry: Entry, sig: str) -> Entry:
+    """The entry with its writer's signature."""
+    return Entry(
+        entry.seq, entry.type, entry.side, entry.body, entry.prev, entry.hash, sig,
+        body_text=entry.body_text,
+    )  # fmt: skip
 
 
 def make_entry(seq: int, kind: str, side: str | None, body: Mapping[str, Any], prev: str) -> Entry:

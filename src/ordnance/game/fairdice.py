@@ -1,12 +1,20 @@
 """Fair dice between people (SYS.dice): a committed server seed, side seeds, HMAC-SHA256 rolls.
 
-When a game starts the server draws a secret seed from :mod:`secrets` (never from the clock)
-and publishes only its SHA-256 (the commitment) in the first log entry. Each side may add a seed
-of its own before the first roll of that seed's epoch. Roll ``k`` is derived as
+When a game starts the server draws a secret seed from :mod:`secrets` (never from the clock),
+keeps it in its key store (:mod:`.keystore`, never in the game database) and publishes only its
+SHA-256 (the commitment) in the first log entry. Every command that rolls carries fresh entropy
+from the acting side's client (``entropy``, made after the seed was committed and sent with the
+command), so nobody can know a roll before the command that makes it is committed: the server
+does not know the entropy, the client does not know the seed. Each side may also add a seed of
+its own before the first roll of an epoch. Roll ``k`` is derived as
 
     HMAC-SHA256(key = server seed,
-                message = "ordnance-dice-v1" NUL canonical-JSON{game, epoch, seeds, roll: k}
-                          NUL block (4 bytes, big-endian))
+                message = "ordnance-dice-v1" NUL canonical-JSON{game, epoch, seeds, roll: k,
+                          entropy} NUL block (4 bytes, big-endian))
+
+(``entropy`` absent for commands logged before it existed.) In a game played by e-mail the key
+is the proposing side's one-command secret and the message also names the ``proposal`` entry
+(:mod:`.pbem`).
 
 and each byte of the digest below 252 gives one face, ``byte % 6 + 1`` (252 = 6 x 42, so every
 face has exactly 42 of the accepted byte values: rejection sampling, no modulo bias); bytes from
@@ -64,8 +72,36 @@ def check_side_seed(text: str) -> str:
     return seed
 
 
-def _message(game: str, epoch: int, seeds: Mapping[str, str], index: int) -> bytes:
-    body = {"game": game, "epoch": epoch, "seeds": dict(seeds), "roll": index}
+def new_entropy() -> str:
+    """A client's fresh entropy for one command (16 bytes from the CSPRNG, hex)."""
+    return secrets.token_hex(16)
+
+
+def check_entropy(text: str) -> str:
+    """Entropy is 16 to 64 bytes of hex (the client's fresh random bytes).
+
+    >>> check_entropy("00" * 16) == "00" * 16
+    True
+    """
+    if not 32 <= len(text) <= 128 or len(text) % 2 or set(text) - set("0123456789abcdef"):
+        raise BadInput("entropy", text[:40], "expected 16 to 64 bytes as lower-case hex")
+    return text
+
+
+def _message(
+    game: str,
+    epoch: int,
+    seeds: Mapping[str, str],
+    index: int,
+    *,
+    entropy: str | None = None,
+    proposal: int | None = None,
+) -> bytes:
+    body: dict[str, object] = {"game": game, "epoch": epoch, "seeds": dict(seeds), "roll": index}
+    if entropy is not None:
+        body["entropy"] = entropy
+    if proposal is not None:
+        body["proposal"] = proposal
     return _DOMAIN + json.dumps(body, sort_keys=True, separators=(",", ":")).encode() + b"\x00"
 
 
@@ -80,10 +116,20 @@ def _face_stream(seed: bytes, message: bytes) -> Iterator[int]:
 
 
 def faces(
-    seed: bytes, game: str, epoch: int, seeds: Mapping[str, str], *, index: int, count: int
+    seed: bytes,
+    game: str,
+    epoch: int,
+    seeds: Mapping[str, str],
+    *,
+    index: int,
+    count: int,
+    entropy: str | None = None,
+    proposal: int | None = None,
 ) -> tuple[int, ...]:
     """The ``count`` faces of roll ``index`` (2 for a DR, 1 for a dr)."""
-    stream = _face_stream(seed, _message(game, epoch, seeds, index))
+    stream = _face_stream(
+        seed, _message(game, epoch, seeds, index, entropy=entropy, proposal=proposal)
+    )
     return tuple(next(stream) for _ in range(count))
 
 
@@ -102,11 +148,22 @@ class FairDice:
     epoch: int
     seeds: Mapping[str, str]
     start: int
+    entropy: str | None = None
+    proposal: int | None = None
     rolls: list[RollRecord] = field(default_factory=list)
 
     def _roll(self, purpose: str, kind: RollKind, count: int) -> tuple[int, ...]:
         index = self.start + len(self.rolls)
-        shown = faces(self.seed, self.game, self.epoch, self.seeds, index=index, count=count)
+        shown = faces(
+            self.seed,
+            self.game,
+            self.epoch,
+            self.seeds,
+            index=index,
+            count=count,
+            entropy=self.entropy,
+            proposal=self.proposal,
+        )
         self.rolls.append(RollRecord(index, purpose, kind, shown, "fair", self.epoch))
         return shown
 

@@ -9,10 +9,17 @@ the same code. Rules for the service-level entries (SYS.record, SYS.dice):
 * ``seed``: each side may add its own seed to the current epoch until the epoch's first roll.
 * ``consent``/``reveal``: when every side has consented, the epoch's server seed is revealed
   and a new epoch starts with a fresh commitment.
+* who signs: every entry names its writer's key through the game (:func:`signing_key`): the
+  service's key (declared in ``start``, changed by an import's ``resume``), or in a game played
+  by e-mail each side's own key (the inviter's in ``start``, the others' in their ``join``).
+* play by e-mail (:mod:`.pbem`): a command that rolls is a ``propose``; the other side's
+  ``answer`` gives it entropy; the proposer's ``command`` (or ``refused``) closes it, revealing
+  the secret its rolls are keyed with. Nothing else may be written while a proposal is open.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,9 +32,10 @@ from ordnance.core.records import evolve as replace
 from ordnance.core.ruleset import Command, Event, RollRecord, Ruleset
 from ordnance.game.entries import GENESIS, Entry
 from ordnance.game.errors import LogMismatch
-from ordnance.game.fairdice import commitment
+from ordnance.game.fairdice import check_entropy, commitment
 from ordnance.game.registry import ruleset
 from ordnance.game.scenario import Scenario
+from ordnance.game.signing import declared_key, fingerprint, valid
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,18 @@ class DiceState:
 
 
 @dataclass(frozen=True)
+class Proposal:
+    """Play by e-mail: a command that rolls, waiting for the other side's entropy or for its
+    proposer's resolution."""
+
+    seq: int
+    side: str
+    command: Mapping[str, Any]
+    commitment: str
+    entropy: str | None = None
+
+
+@dataclass(frozen=True)
 class Undoable:
     """A roll-free command still in force, with the ruleset state from before it."""
 
@@ -76,18 +96,34 @@ class Game:
     version: int
     head: str
     undoable: tuple[Undoable, ...] = ()
+    # The public key (hex) the service's entries are signed with; None: not known yet.
+    custodian: str | None = None
+    # Play by e-mail: each joined side's own key, the sides still invited (code SHA-256s) and
+    # the open proposal.
+    side_keys: Mapping[str, str] = field(default_factory=dict)
+    invited: Mapping[str, str] = field(default_factory=dict)
+    pending: Proposal | None = None
 
     @property
     def sides(self) -> tuple[str, ...]:
         return self.scenario.sides
+
+    @property
+    def by_email(self) -> bool:
+        """Whether each side writes its own entries (play by e-mail)."""
+        return bool(self.side_keys) or bool(self.invited)
 
     def check_side(self, side: str) -> None:
         if side not in self.sides:
             raise BadInput("side", side, f"no such side; sides: {', '.join(self.sides)}")
 
 
-def start(entry: Entry) -> Game:
-    """The game its first (``start``) entry opens."""
+def start(entry: Entry, legacy_key: str | None = None) -> Game:
+    """The game its first (``start``) entry opens.
+
+    ``legacy_key`` is the service key of a game started before entries were signed (its start
+    declares none): the key that migration 0002 signed it with.
+    """
     if entry.type != "start" or entry.seq != 0 or entry.prev != GENESIS:
         raise LogMismatch(entry.seq, "the first entry must be the game's start")
     body = entry.body
@@ -97,8 +133,34 @@ def start(entry: Entry) -> Game:
         state = rules.initial_state(scenario.body)
         promised = body["commitment"]
         commitments = () if promised is None else (str(promised),)
-        dice = DiceState(mode=scenario.dice, commitments=commitments)
-        return Game(str(body["game"]), rules, scenario, state, dice, 1, entry.hash)
+        custodian = declared_key(body) if "signer" in body else legacy_key
+        email = body.get("pbem")
+        side_keys: dict[str, str] = {}
+        invited: dict[str, str] = {}
+        mode = scenario.dice
+        if email is not None:
+            if custodian is None:
+                raise ValueError("a game by e-mail must name its inviter's key")
+            side_keys = {str(email["inviter"]): custodian}
+            invited = {str(k): str(v) for k, v in dict(email["invited"]).items()}
+            if not set(side_keys) | set(invited) == set(scenario.sides) or set(side_keys) & set(
+                invited
+            ):
+                raise ValueError("the inviter and the invited sides must be the scenario's sides")
+            mode = "pbem" if scenario.dice == "fair" else scenario.dice
+        dice = DiceState(mode=mode, commitments=commitments)
+        return Game(
+            str(body["game"]),
+            rules,
+            scenario,
+            state,
+            dice,
+            1,
+            entry.hash,
+            custodian=custodian,
+            side_keys=side_keys,
+            invited=invited,
+        )
     except (OrdnanceError, KeyError, TypeError, ValueError) as error:
         if isinstance(error, LogMismatch):
             raise
@@ -124,7 +186,9 @@ def check_seed(game: Game, side: str) -> None:
     """May ``side`` add its seed now? Only before the epoch's first roll."""
     game.check_side(side)
     if game.dice.mode != "fair":
-        raise IllegalAction("SYS.dice", "this game uses physical dice; there is no seed to add")
+        raise IllegalAction(
+            "SYS.dice", f"this game's dice are {_mode_words(game)}; there is no server seed"
+        )
     if game.dice.rolled:
         raise IllegalAction(
             "SYS.dice", "side seeds are fixed once this seed epoch has made its first roll"
@@ -136,9 +200,64 @@ def check_seed(game: Game, side: str) -> None:
 def check_consent(game: Game, side: str) -> None:
     game.check_side(side)
     if game.dice.mode != "fair":
-        raise IllegalAction("SYS.dice", "this game uses physical dice; there is no seed to reveal")
+        raise IllegalAction(
+            "SYS.dice", f"this game's dice are {_mode_words(game)}; there is no seed to reveal"
+        )
     if side in game.dice.consents:
         raise IllegalAction("SYS.dice", f"{side} has already agreed to reveal this epoch's seed")
+
+
+def _mode_words(game: Game) -> str:
+    return "physical" if game.dice.mode == "physical" else "rolled between the sides by e-mail"
+
+
+def check_open(game: Game) -> None:
+    """Refuse a write while a proposal (play by e-mail) waits to be answered or resolved."""
+    if game.pending is not None:
+        waiting = next(s for s in game.sides if s != game.pending.side)
+        who = waiting if game.pending.entropy is None else game.pending.side
+        raise IllegalAction(
+            "SYS.dice",
+            f"entry {game.pending.seq} ({game.pending.side}'s command that rolls) is open:"
+            f" waiting for {who}'s file (export, send, import)",
+        )
+
+
+def signing_key(game: Game | None, entry: Entry) -> str | None:
+    """The public key that must have signed ``entry`` (``game``: the game before it)."""
+    if entry.type in ("start", "resume", "join"):
+        return declared_key(entry.body) if "signer" in entry.body or game is not None else None
+    if game is None:
+        return None
+    if game.by_email and entry.side is not None:
+        return game.side_keys.get(entry.side)
+    return game.custodian
+
+
+def check_signed(game: Game | None, entry: Entry, legacy_key: str | None = None) -> None:
+    """Refuse ``entry`` unless its writer's key (:func:`signing_key`) signed it.
+
+    ``game`` is the game before the entry (None for the start entry, whose key is the one it
+    declares, or ``legacy_key`` for a game started before signing).
+    """
+    try:
+        key = signing_key(game, entry)
+    except (ValueError, TypeError) as error:
+        raise LogMismatch(entry.seq, f"its signature cannot be checked ({error})") from None
+    if key is None and game is None:
+        key = legacy_key
+    if key is None:
+        who = f"{entry.side} has not joined the game" if entry.side else "no key is known"
+        raise LogMismatch(entry.seq, f"its signature cannot be checked: {who}")
+    if entry.sig is None:
+        raise LogMismatch(entry.seq, "it is not signed")
+    if not valid(key, entry.hash, entry.sig):
+        writer = entry.side if game is not None and game.by_email and entry.side else "service"
+        raise LogMismatch(
+            entry.seq,
+            f"its signature is not the {writer}'s (key {fingerprint(key)}): it was changed,"
+            " or written by someone else",
+        )
 
 
 def apply_entry(game: Game, entry: Entry) -> Game:
@@ -163,6 +282,10 @@ def apply_entry(game: Game, entry: Entry) -> Game:
 def _apply_command(game: Game, entry: Entry) -> Game:
     body = entry.body
     command = Command.from_json(body["command"])
+    if str(entry.side) != command.side:
+        raise LogMismatch(entry.seq, f"written as {entry.side}, but it is {command.side}'s command")
+    if game.by_email:
+        game = _close_proposal(game, entry, rolled=bool(body["rolls"]))
     state = game.state
     for raw in body["events"]:
         state = game.rules.apply(state, Event.from_json(raw))
@@ -179,7 +302,28 @@ def _apply_command(game: Game, entry: Entry) -> Game:
     return replace(game, state=state, dice=dice, undoable=())
 
 
+def _close_proposal(game: Game, entry: Entry, *, rolled: bool) -> Game:
+    """A PBEM command that rolls must resolve the open proposal; one that does not, find none."""
+    pending = game.pending
+    if not rolled and game.dice.mode == "pbem":
+        check_open(game)
+        return game
+    if game.dice.mode != "pbem":
+        return game
+    if pending is None or pending.entropy is None:
+        raise LogMismatch(entry.seq, "rolls dice without an answered proposal (play by e-mail)")
+    body = entry.body
+    if entry.side != pending.side or body.get("proposal") != pending.seq:
+        raise LogMismatch(entry.seq, f"does not resolve the open proposal, entry {pending.seq}")
+    if commitment(bytes.fromhex(str(body["secret"]))) != pending.commitment:
+        raise LogMismatch(entry.seq, f"its secret does not match entry {pending.seq}'s commitment")
+    if entry.type == "command" and dict(body["command"]) != dict(pending.command):
+        raise LogMismatch(entry.seq, f"is not the command proposed in entry {pending.seq}")
+    return replace(game, pending=None)
+
+
 def _apply_undo(game: Game, entry: Entry) -> Game:
+    check_open(game)
     last = check_undo(game, str(entry.side))
     if entry.body["undone"] != last.seq:
         raise LogMismatch(entry.seq, f"undoes entry {entry.body['undone']}, not {last.seq}")
@@ -217,7 +361,50 @@ def _apply_reveal(game: Game, entry: Entry) -> Game:
 
 
 def _apply_resume(game: Game, entry: Entry) -> Game:
-    return replace(game, dice=_next_epoch(game.dice, str(entry.body["commitment"])), undoable=())
+    if game.by_email:
+        raise LogMismatch(entry.seq, "a game by e-mail is continued by import, not resumed")
+    # A fair game starts a new seed epoch (the old seed stayed with the exporting service).
+    promised = entry.body.get("commitment")
+    dice = game.dice if promised is None else _next_epoch(game.dice, str(promised))
+    return replace(game, dice=dice, undoable=(), custodian=declared_key(entry.body))
+
+
+def _apply_join(game: Game, entry: Entry) -> Game:
+    side = str(entry.side)
+    code = str(entry.body["code"])
+    if side not in game.invited:
+        raise LogMismatch(entry.seq, f"{side} was not invited (or has joined already)")
+    if hashlib.sha256(code.encode("utf-8")).hexdigest() != game.invited[side]:
+        raise LogMismatch(entry.seq, f"the invitation code does not match {side}'s invitation")
+    invited = {k: v for k, v in game.invited.items() if k != side}
+    keys = {**game.side_keys, side: declared_key(entry.body)}
+    return replace(game, invited=invited, side_keys=keys)
+
+
+def _apply_propose(game: Game, entry: Entry) -> Game:
+    if game.dice.mode != "pbem":
+        raise LogMismatch(entry.seq, "a proposal outside a game with dice rolled by e-mail")
+    check_open(game)
+    command = Command.from_json(entry.body["command"])
+    if command.side != entry.side:
+        raise LogMismatch(entry.seq, f"written as {entry.side}, but it is {command.side}'s command")
+    promised = str(entry.body["commitment"])
+    proposal = Proposal(entry.seq, command.side, command.to_json(), promised)
+    return replace(game, pending=proposal)
+
+
+def _apply_answer(game: Game, entry: Entry) -> Game:
+    pending = game.pending
+    if pending is None or pending.entropy is not None:
+        raise LogMismatch(entry.seq, "an answer with no proposal waiting for one")
+    if entry.side == pending.side or entry.body["proposal"] != pending.seq:
+        raise LogMismatch(entry.seq, f"is not the other side's answer to entry {pending.seq}")
+    entropy = check_entropy(str(entry.body["entropy"]))
+    return replace(game, pending=replace(pending, entropy=entropy))
+
+
+def _apply_refused(game: Game, entry: Entry) -> Game:
+    return replace(_close_proposal(game, entry, rolled=True), undoable=())
 
 
 def _next_epoch(dice: DiceState, promised: str) -> DiceState:
@@ -243,6 +430,10 @@ _APPLY = {
     "consent": _apply_consent,
     "reveal": _apply_reveal,
     "resume": _apply_resume,
+    "join": _apply_join,
+    "propose": _apply_propose,
+    "answer": _apply_answer,
+    "refused": _apply_refused,
 }
 
 

@@ -2,23 +2,32 @@
 
 The file is one JSON document laid out one entry per line::
 
-    {"format":"ordnance-log","version":1,"game":"<id>","entries":[
-    <entry 0 as canonical JSON>,
+    {"format":"ordnance-log","version":2,"game":"<id>","signer":{"fingerprint":...,
+    "public_key":...},"entries":[
+    <entry 0 as canonical JSON, with its "sig">,
     <entry 1>
     ]}
 
-Verification checks, and names the first entry that fails:
+(the header is one line; ``signer`` is the key the log opens with: the one its start entry
+declares, or for a game started before signing the exporting service's.) Verification checks,
+and names the first entry that fails:
 
 1. the layout, byte for byte: every entry line is its entry's canonical JSON, so changing any
    byte (even whitespace) is noticed;
 2. the chain: entry ``k`` has ``seq`` k, its hash matches its content, and its ``prev`` is the
    hash of entry ``k-1`` (a reordering breaks both);
-3. the replay: every command is run again through the ruleset against the state the entries
+3. the signatures: every entry is signed by its writer's key (:func:`.fold.signing_key`), so
+   an entry changed and rehashed, or entries swapped and rehashed, fail at the first one;
+4. the replay: every command is run again through the ruleset against the state the entries
    before it fold to, and must give the same rolls, events and ruling; undo, seed and reveal
    entries must be ones the rules allow;
-4. the dice: every revealed seed matches its epoch's commitment, and every fair roll of a
-   revealed epoch equals the one the seed derives. Rolls of an epoch not yet revealed, and
-   physical dice, are counted but cannot be recomputed.
+5. the dice: every revealed seed matches its epoch's commitment, and every fair roll of a
+   revealed epoch equals the one the seed and the command's entropy derive (rolls by e-mail:
+   the proposal's secret and the answer's entropy). Rolls of an epoch not yet revealed are
+   reported as unverified, physical dice as entered;
+6. the receipt, when the reader has one (:mod:`.receipts`): the log must reach the entry the
+   reader was last shown, with the same hash there (else entries were deleted, or the game was
+   forked or rewritten).
 """
 
 from __future__ import annotations
@@ -37,35 +46,78 @@ from ordnance.game.entries import GENESIS, Entry, canonical
 from ordnance.game.errors import LogMismatch
 from ordnance.game.fairdice import commitment, faces
 from ordnance.game.fold import Game, apply_entry, command_body
+from ordnance.game.pbem import check_secret
+from ordnance.game.receipts import Receipt
+from ordnance.game.signing import declared_key, fingerprint
 
 FORMAT = "ordnance-log"
-FORMAT_VERSION = 1
-_HEADER = re.compile(
-    r'\{"format":"ordnance-log","version":1,"game":("[0-9A-Za-z_-]{1,40}"),"entries":\['
-)
+FORMAT_VERSION = 2
+_GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,40}")
 _FOOTER = "]}"
 
 
-def export_text(game: str, log: list[Entry]) -> str:
-    """The file text of a game's entries (see the module docstring)."""
-    header = (
-        f'{{"format":"{FORMAT}","version":{FORMAT_VERSION},"game":{json.dumps(game)},"entries":['
+def _header_line(game: str, opening: Mapping[str, str]) -> str:
+    # Fixed key order (the entries last, so the file reads top-down); the signer canonical.
+    return (
+        f'{{"format":"{FORMAT}","version":{FORMAT_VERSION},"game":{json.dumps(game)},'
+        f'"signer":{canonical(dict(opening))},"entries":['
     )
+
+
+def export_text(game: str, log: list[Entry], opening: Mapping[str, str]) -> str:
+    """The file text of a game's entries (see the module docstring); ``opening`` is the key the
+    log opens with (``{"public_key", "fingerprint"}``)."""
     lines = [canonical(e.to_json()) for e in log]
     body = ",\n".join(lines)
-    return f"{header}\n{body}\n{_FOOTER}\n"
+    return f"{_header_line(game, opening)}\n{body}\n{_FOOTER}\n"
+
+
+def header_game(data: bytes) -> str | None:
+    """The game id a file's header names, or None when the header cannot be read."""
+    try:
+        return _header(data.split(b"\n", 1)[0])[0]
+    except LogMismatch:
+        return None
+
+
+def _header(raw: bytes) -> tuple[str, str]:
+    """The game id and opening public key of a header line, checked byte for byte."""
+    text = _decoded(raw, None)
+    try:
+        header = json.loads(text + _FOOTER)
+    except json.JSONDecodeError:
+        raise LogMismatch(None, f"not an {FORMAT} header") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise LogMismatch(None, f"not an {FORMAT} header")
+    if header.get("version") != FORMAT_VERSION:
+        raise LogMismatch(
+            None,
+            f"an {FORMAT} of version {header.get('version')}: this version reads version"
+            f" {FORMAT_VERSION} (signed entries); export it again with this version",
+        )
+    game = header.get("game")
+    if not isinstance(game, str) or not _GAME_ID.fullmatch(game):
+        raise LogMismatch(None, "the header names no valid game id")
+    try:
+        opening = declared_key(header)
+    except ValueError as error:
+        raise LogMismatch(None, f"the header's signer: {error}") from None
+    if _header_line(game, header["signer"]) != text:
+        raise LogMismatch(None, "the header is not in its canonical form (bytes were changed)")
+    return game, opening
 
 
 def read_entries(data: bytes) -> tuple[str, list[Entry]]:
     """The game id and entries of a file, with layout, hashes and chain checked."""
+    game, _, entries = _read(data)
+    return game, entries
+
+
+def _read(data: bytes) -> tuple[str, str, list[Entry]]:
     lines = data.split(b"\n")
     if len(lines) < 4 or lines[-1] != b"" or lines[-2] != _FOOTER.encode():
         raise LogMismatch(None, "the file does not end with the line ']}' and a newline")
-    header = _decoded(lines[0], None)
-    match = _HEADER.fullmatch(header)
-    if match is None:
-        raise LogMismatch(None, f"not an {FORMAT} version {FORMAT_VERSION} header")
-    game = json.loads(match[1])
+    game, opening = _header(lines[0])
     entries: list[Entry] = []
     body_lines = lines[1:-2]
     for index, raw in enumerate(body_lines):
@@ -84,7 +136,7 @@ def read_entries(data: bytes) -> tuple[str, list[Entry]]:
         if entry.prev != previous:
             raise LogMismatch(index, "its 'prev' is not the hash of the entry before it")
         entries.append(entry)
-    return game, entries
+    return game, opening, entries
 
 
 def _decoded(raw: bytes, index: int | None) -> str:
@@ -116,24 +168,40 @@ class Counts:
     recomputed: int = 0
     unrevealed: int = 0
     physical: int = 0
+    # fingerprint -> number of entries that key signed, in order of first use
+    signers: dict[str, int] = field(default_factory=dict)
+    legacy: bool = False
 
 
 @dataclass(frozen=True)
 class Report:
-    """The result of :func:`verify`: ``ok``, what was checked, and the first failure."""
+    """The result of :func:`verify`: what was checked, the first failure, and the verdict.
+
+    ``ok`` means nothing was found wrong; it is never the whole story: ``verdict`` is
+    ``verified`` only when every roll was recomputed (or entered as physical dice), ``partly
+    verified`` while rolls of an unrevealed seed epoch remain unchecked, ``failed`` otherwise.
+    """
 
     game: str | None
     counts: Counts
     failure: LogMismatch | None = None
+    receipt: Receipt | None = None
 
     @property
     def ok(self) -> bool:
         return self.failure is None
 
+    @property
+    def verdict(self) -> str:
+        if self.failure is not None:
+            return "failed"
+        return "partly verified" if self.counts.unrevealed else "verified"
+
     def to_json(self) -> dict[str, Any]:
         failure = self.failure
         return {
             "ok": self.ok,
+            "verdict": self.verdict,
             "game": self.game,
             "entries": self.counts.entries,
             "commands": self.counts.commands,
@@ -141,6 +209,11 @@ class Report:
             "rolls_recomputed": self.counts.recomputed,
             "rolls_unrevealed": self.counts.unrevealed,
             "rolls_physical": self.counts.physical,
+            "signers": [
+                {"fingerprint": key, "entries": n} for key, n in self.counts.signers.items()
+            ],
+            "legacy_start": self.counts.legacy,
+            "receipt": None if self.receipt is None else self.receipt.to_json(),
             "failed_entry": None if failure is None else failure.entry,
             "problem": None if failure is None else failure.problem,
             "clauses": ["SYS.record", "SYS.dice"],
@@ -152,43 +225,107 @@ def _explain(report: Report) -> str:
     if report.failure is not None:
         return str(report.failure)
     c = report.counts
-    return (
-        f"All {c.entries} entries chain and replay; {c.commands} commands give the same events;"
-        f" {c.recomputed} of {c.rolls} rolls were recomputed from revealed seeds"
-        f" ({c.unrevealed} from seeds not yet revealed, {c.physical} physical)."
+    keys = ", ".join(f"{key} ({n})" for key, n in c.signers.items())
+    text = (
+        f"{report.verdict.upper()}: all {c.entries} entries chain, are signed (keys: {keys}) and"
+        f" replay; {c.commands} commands give the same events; {c.recomputed} of {c.rolls} rolls"
+        " were recomputed"
     )
+    if c.physical:
+        text += f", {c.physical} were physical dice as entered"
+    if c.unrevealed:
+        text += (
+            f"; {c.unrevealed} rolls are UNVERIFIED: their seed epoch is not revealed yet"
+            " (verify again after the reveal)"
+        )
+    if c.legacy:
+        text += "; the game started before signing: its key is the one the file's header names"
+    if report.receipt is not None:
+        text += f"; it reaches your receipt (entry {report.receipt.version - 1})"
+    return text + "."
 
 
-def verify(data: bytes) -> Report:
-    """Check a whole exported log (see the module docstring); never raises for a bad log."""
+def verify(data: bytes, receipt: Receipt | None = None) -> Report:
+    """Check a whole exported log (see the module docstring); never raises for a bad log.
+
+    ``receipt``: the last head this reader was shown of the game (checked when it names the
+    file's game).
+    """
     counts = Counts()
     game_id: str | None = None
     try:
-        game_id, log = read_entries(data)
+        game_id, opening, log = _read(data)
         counts.entries = len(log)
-        _replay(game_id, log, counts)
+        _replay(game_id, log, counts, opening)
+        if receipt is not None and receipt.game == game_id:
+            check_receipt(receipt, log)
+        else:
+            receipt = None
     except LogMismatch as failure:
         return Report(game_id, counts, failure)
-    return Report(game_id, counts)
+    return Report(game_id, counts, receipt=receipt)
 
 
-def read_verified(data: bytes) -> tuple[list[Entry], Game]:
-    """The entries of a log that verifies and the game they fold to; raises LogMismatch."""
-    game_id, log = read_entries(data)
-    return log, _replay(game_id, log, Counts())
+def check_receipt(receipt: Receipt, log: list[Entry]) -> None:
+    """Refuse a log shorter than, or forked from, what the reader was last shown."""
+    last = receipt.version - 1
+    if len(log) <= last:
+        raise LogMismatch(
+            len(log),
+            f"missing: the log ends at entry {len(log) - 1}, but you were shown entry {last}"
+            " (your receipt): entries were deleted",
+        )
+    if log[last].hash != receipt.head:
+        raise LogMismatch(
+            last,
+            "is not the entry your receipt holds: the game was forked or rewritten at or before"
+            " this entry",
+        )
 
 
-def _replay(game_id: str, log: list[Entry], counts: Counts) -> Game:
-    game = fold.start(log[0])
+def read_verified(data: bytes, legacy_key: str | None = None) -> tuple[list[Entry], Game]:
+    """The entries of a log that verifies and the game they fold to; raises LogMismatch.
+
+    ``legacy_key`` is the key of a game started before signing, when the reader knows it
+    (else the file's header names it).
+    """
+    game_id, opening, log = _read(data)
+    return log, _replay(game_id, log, Counts(), legacy_key or opening)
+
+
+def _replay(game_id: str, log: list[Entry], counts: Counts, opening: str) -> Game:
+    first = log[0]
+    legacy = "signer" not in first.body
+    counts.legacy = legacy
+    if not legacy:
+        try:
+            declared = declared_key(first.body)
+        except ValueError as error:
+            raise LogMismatch(0, f"the start entry's signer: {error}") from None
+        if declared != opening:
+            raise LogMismatch(None, "it names another key than the game's start entry")
+    fold.check_signed(None, first, opening)
+    _count_signer(counts, opening)
+    game = fold.start(first, opening if legacy else None)
     if game.id != game_id:
         # Entry 0 passed its hash check, so the header is what was changed.
         raise LogMismatch(None, f"it names game {game_id}, but the log is game {game.id}")
     seeds = _revealed_seeds(log)
     for entry in log[1:]:
+        fold.check_signed(game, entry)
+        key = fold.signing_key(game, entry)
+        _count_signer(counts, key or "")
         if entry.type == "command":
             _check_command(game, entry, seeds, counts)
+        elif entry.type == "refused":
+            _check_refused(game, entry, counts)
         game = apply_entry(game, entry)
     return game
+
+
+def _count_signer(counts: Counts, key: str) -> None:
+    name = fingerprint(key)
+    counts.signers[name] = counts.signers.get(name, 0) + 1
 
 
 def _revealed_seeds(log: list[Entry]) -> dict[int, bytes]:
@@ -204,7 +341,7 @@ def _revealed_seeds(log: list[Entry]) -> dict[int, bytes]:
                     raise LogMismatch(entry.seq, "the revealed seed does not match its commitment")
                 revealed[epoch] = seed
                 promised.append(str(entry.body["next_commitment"]))
-            elif entry.type == "resume":
+            elif entry.type == "resume" and "commitment" in entry.body:
                 promised.append(str(entry.body["commitment"]))
         except (KeyError, ValueError) as error:
             raise LogMismatch(entry.seq, f"a malformed seed entry ({error})") from None
@@ -218,7 +355,7 @@ def _check_command(game: Game, entry: Entry, seeds: Mapping[int, bytes], counts:
         recorded = [RollRecord.from_json(r) for r in entry.body["rolls"]]
     except (KeyError, BadInput) as error:
         raise LogMismatch(entry.seq, f"a malformed command entry ({error})") from None
-    dice = _ReplayDice(game, entry.seq, recorded, seeds.get(game.dice.epoch), counts)
+    dice = _ReplayDice(game, entry, recorded, _key_of(game, entry, seeds), counts)
     try:
         again = command_body(game, command, dice, dice.replayed)
     except LogMismatch:
@@ -232,16 +369,49 @@ def _check_command(game: Game, entry: Entry, seeds: Mapping[int, bytes], counts:
             raise LogMismatch(entry.seq, f"replaying '{command.text}' gives different {part}")
 
 
+def _key_of(game: Game, entry: Entry, seeds: Mapping[int, bytes]) -> bytes | None:
+    """The key a command's fair rolls derive from: the proposal's revealed secret (by e-mail),
+    or the epoch's server seed once revealed (None before)."""
+    if game.dice.mode == "pbem" and entry.body.get("rolls"):
+        if game.pending is None or game.pending.entropy is None:
+            raise LogMismatch(entry.seq, "rolls dice without an answered proposal (play by e-mail)")
+        return check_secret(entry.body.get("secret"), entry.seq)
+    return seeds.get(game.dice.epoch)
+
+
+def _check_refused(game: Game, entry: Entry, counts: Counts) -> None:
+    """A proposal the rules refused once its dice were known: the rolls must be the ones the
+    secret derives, and replaying the command with them must indeed be refused."""
+    try:
+        command = Command.from_json(entry.body["command"])
+        recorded = [RollRecord.from_json(r) for r in entry.body["rolls"]]
+    except (KeyError, BadInput) as error:
+        raise LogMismatch(entry.seq, f"a malformed refused entry ({error})") from None
+    secret = check_secret(entry.body.get("secret"), entry.seq)
+    dice = _ReplayDice(game, entry, recorded, secret, counts)
+    try:
+        command_body(game, command, dice, dice.replayed)
+    except LogMismatch:
+        raise
+    except OrdnanceError:
+        return
+    raise LogMismatch(entry.seq, f"'{command.text}' is recorded as refused, but the rules allow it")
+
+
 @dataclass
 class _ReplayDice:
     """Hands a replayed command the rolls its entry recorded, checking each one on the way."""
 
     game: Game
-    seq: int
+    entry: Entry
     recorded: list[RollRecord]
     seed: bytes | None
     counts: Counts
     replayed: list[RollRecord] = field(default_factory=list)
+
+    @property
+    def seq(self) -> int:
+        return self.entry.seq
 
     def _next(self, purpose: str, kind: RollKind) -> tuple[int, ...]:
         position = len(self.replayed)
@@ -272,13 +442,23 @@ class _ReplayDice:
         if self.seed is None:
             self.counts.unrevealed += 1
             return
+        by_email = dice.mode == "pbem"
+        pending = self.game.pending
         derived = faces(
-            self.seed, self.game.id, dice.epoch, dice.seeds, index=index, count=len(roll.faces)
+            self.seed,
+            self.game.id,
+            dice.epoch,
+            {} if by_email else dice.seeds,
+            index=index,
+            count=len(roll.faces),
+            entropy=(pending.entropy if by_email and pending else self.entry.body.get("entropy")),
+            proposal=pending.seq if by_email and pending else None,
         )
         if derived != roll.faces:
+            source = "proposal's secret" if by_email else "revealed seed"
             raise LogMismatch(
                 self.seq,
-                f"roll {index} ({roll.purpose}) shows {list(roll.faces)}, but the revealed seed"
+                f"roll {index} ({roll.purpose}) shows {list(roll.faces)}, but the {source}"
                 f" gives {list(derived)}",
             )
         self.counts.recomputed += 1

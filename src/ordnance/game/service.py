@@ -2,8 +2,14 @@
 
 A command is checked against the state at the version it was decided on, resolved with the
 game's dice, and its entry appended in one transaction that fails (StaleState) if the version
-moved meanwhile. Tokens are checked on every write; dice are fair (:mod:`.fairdice`) or, when
+moved meanwhile. Tokens are checked on every write; dice are fair (:mod:`.fairdice`: the
+committed server seed with the client's fresh ``entropy`` for each command that rolls) or, when
 the scenario says ``dice: physical``, entered with ``--dice``.
+
+The service's secrets (server seeds, the signing key, the key of the token MACs) live in its key
+store (:mod:`.keystore`), never in the database; every entry it writes is signed, and every
+entry it reads from the database is checked (hash, chain, signature) before it is believed, so
+an entry written into the database behind the service's back is refused, naming its seq.
 
 >>> import tempfile, pathlib
 >>> from ordnance.game.scenario import scenario_from_mapping
@@ -27,49 +33,63 @@ ordnance.game.errors.NotAuthorized: not authorized: that is not the token of sid
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ordnance import __version__
-from ordnance.core.errors import IllegalAction, OrdnanceError
+from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.ruleset import Command
 from ordnance.game import fold
-from ordnance.game.entries import GENESIS, Entry, make_entry
-from ordnance.game.errors import NotAuthorized, StaleState
+from ordnance.game.entries import GENESIS, Entry, make_entry, signed
+from ordnance.game.errors import LogMismatch, NotAuthorized, StaleState
 from ordnance.game.fairdice import (
     FairDice,
     PhysicalDice,
+    check_entropy,
     check_side_seed,
     commitment,
+    new_entropy,
     new_server_seed,
     parse_entered,
 )
 from ordnance.game.fold import Game, apply_entry, command_body
-from ordnance.game.logfile import export_text, read_verified
+from ordnance.game.keystore import KeyStore
+from ordnance.game.logfile import export_text, header_game, read_verified
+from ordnance.game.pbem import Invitation, ProbeDice, RollsNeeded, new_code, other_side
 from ordnance.game.scenario import Scenario, load_scenario_file
+from ordnance.game.signing import Signer, fingerprint
 from ordnance.game.storage import Store, database_url
-from ordnance.game.tokens import matches, new_token, token_hash
+from ordnance.game.tokens import matches, new_token, token_mac
 
 GAME_ID_BYTES = 6
 
 
 @dataclass(frozen=True)
 class NewGame:
-    """A game just made (or imported): its id, each side's token (shown once), its version."""
+    """A game just made (or imported, or joined): its id, the tokens of the sides this copy
+    plays (shown once), its version, and for play by e-mail the invitations to send."""
 
     game: str
     tokens: Mapping[str, str]
     version: int
     commitment: str | None
+    signer: Mapping[str, str] = field(default_factory=dict)
+    invitations: Mapping[str, str] = field(default_factory=dict)
+    head: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "tokens": dict(self.tokens),
             "version": self.version,
+            "head": self.head,
             "commitment": self.commitment,
+            "signer": dict(self.signer),
+            "invited": sorted(self.invitations),
         }
 
 
@@ -82,17 +102,43 @@ class Applied:
     version: int
     ruling: Mapping[str, Any] | None
 
+    @property
+    def head(self) -> str:
+        return self.entries[-1].hash
+
     def to_json(self) -> dict[str, Any]:
         first = self.entries[0]
         return {
             "game": self.game,
             "version": self.version,
+            "head": self.head,
             "seq": first.seq,
             "type": first.type,
             "rolls": first.rolls,
             "events": first.body.get("events", []),
             "ruling": None if self.ruling is None else dict(self.ruling),
             "also": [e.type for e in self.entries[1:]],
+        }
+
+
+@dataclass(frozen=True)
+class Appended:
+    """A later file taken into an existing copy: how many entries came, and what this copy
+    wrote in turn (play by e-mail: the answer to a proposal, or the resolution of its own)."""
+
+    game: str
+    appended: int
+    version: int
+    head: str
+    then: tuple[Applied, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "appended": self.appended,
+            "version": self.version,
+            "head": self.head,
+            "then": [a.to_json() for a in self.then],
         }
 
 
@@ -115,93 +161,233 @@ def split_dice(words: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 class GameService:
-    """Games in one database (``url``: see :func:`~ordnance.game.storage.database_url`)."""
+    """Games in one database (``url``: see :func:`~ordnance.game.storage.database_url`), with
+    the secrets in the key store ``keys`` (default ``$ORDNANCE_KEYS`` or the user's)."""
 
-    def __init__(self, url: str | None = None) -> None:
-        self.store = Store(database_url(url))
+    def __init__(
+        self, url: str | None = None, *, keys: str | Path | KeyStore | None = None
+    ) -> None:
+        self.keys = keys if isinstance(keys, KeyStore) else KeyStore(keys)
+        self.store = Store(database_url(url), self.keys)
+        self._signer: Signer | None = None
         # Folded games by id, brought up to date from the log on every use.
         self._games: dict[str, Game] = {}
-        # Token hashes and server seeds never change once stored: read each once.
-        self._token_hashes: dict[tuple[str, str], str | None] = {}
-        self._seeds: dict[tuple[str, int], bytes] = {}
+        # Token MACs never change once stored: read each once.
+        self._token_macs: dict[tuple[str, str], str | None] = {}
 
     def close(self) -> None:
         self.store.close()
 
+    @property
+    def signer(self) -> Signer:
+        """The service's signing key (made in the key store on first use)."""
+        if self._signer is None:
+            self._signer = Signer(self.keys.private_key())
+        return self._signer
+
+    def _sign(self, entry: Entry) -> Entry:
+        return signed(entry, self.signer.sign(entry.hash))
+
     # --- making games -----------------------------------------------------------------------
 
-    def new_game(self, path: str | Path, *, server_seed: bytes | None = None) -> NewGame:
+    def new_game(
+        self, path: str | Path, *, server_seed: bytes | None = None, by_email: str | None = None
+    ) -> NewGame:
         """A game from a scenario file."""
-        return self.create(load_scenario_file(path), server_seed=server_seed)
+        return self.create(load_scenario_file(path), server_seed=server_seed, by_email=by_email)
 
-    def create(self, scenario: Scenario, *, server_seed: bytes | None = None) -> NewGame:
-        """A game from a checked scenario; ``server_seed`` only for tests (default: fresh)."""
+    def create(
+        self, scenario: Scenario, *, server_seed: bytes | None = None, by_email: str | None = None
+    ) -> NewGame:
+        """A game from a checked scenario; ``server_seed`` only for tests (default: fresh).
+
+        ``by_email`` names the side this copy plays in a game by e-mail (:mod:`.pbem`): the
+        other side gets an invitation instead of a token, and there is no server seed.
+        """
         game_id = secrets.token_hex(GAME_ID_BYTES)
-        fair = scenario.dice == "fair"
-        seed = server_seed if server_seed is not None else new_server_seed()
-        promised = commitment(seed) if fair else None
-        body = {
+        body: dict[str, Any] = {
             "game": game_id,
             "ruleset": scenario.ruleset,
             "engine": __version__,
             "scenario": scenario.to_json(),
-            "commitment": promised,
+            "commitment": None,
+            "signer": self.signer.declaration(),
         }
-        first = make_entry(0, "start", None, body, GENESIS)
+        codes: dict[str, str] = {}
+        if by_email is not None:
+            if by_email not in scenario.sides:
+                known = ", ".join(scenario.sides)
+                raise BadInput("side", by_email, f"no such side; sides: {known}")
+            codes = {other_side(scenario.sides, by_email): new_code()}
+            invited = {s: hashlib.sha256(c.encode("utf-8")).hexdigest() for s, c in codes.items()}
+            body["pbem"] = {"inviter": by_email, "invited": invited}
+        elif scenario.dice == "fair":
+            seed = server_seed if server_seed is not None else new_server_seed()
+            # The seed is in the key store before the game that commits to it exists.
+            body["commitment"] = self.keys.put_seed(seed)
+        first = self._sign(make_entry(0, "start", None, body, GENESIS))
         game = fold.start(first)
-        tokens = {side: new_token() for side in scenario.sides}
-        self.store.create(
-            game_id,
-            scenario.ruleset,
-            [first],
-            {side: token_hash(t) for side, t in tokens.items()},
-            {0: seed} if fair else {},
-        )
+        playing = [by_email] if by_email is not None else list(scenario.sides)
+        tokens = {side: new_token() for side in playing}
+        self.store.create(game_id, scenario.ruleset, [first], self._macs(game_id, tokens))
         self._games[game_id] = game
-        return NewGame(game_id, tokens, game.version, promised)
+        invitations = {
+            side: Invitation(
+                game_id, side, code, export_text(game_id, [first], self._opening(first))
+            ).to_text()
+            for side, code in codes.items()
+        }
+        return NewGame(
+            game_id,
+            tokens,
+            game.version,
+            body["commitment"],
+            self.signer.declaration(),
+            invitations,
+            first.hash,
+        )
 
-    def import_log(self, data: bytes) -> NewGame:
-        """Store a verified exported log as a game here, with new tokens for its sides.
+    def _macs(self, game_id: str, tokens: Mapping[str, str]) -> dict[str, str]:
+        key = self.keys.token_key()
+        return {side: token_mac(key, game_id, side, t) for side, t in tokens.items()}
 
-        The exporting server's seed stays with it, so a fair game continues in a new seed
-        epoch whose commitment is appended (a ``resume`` entry).
+    def import_log(self, data: bytes) -> NewGame | Appended:
+        """Take an exported log: a new game here, or later entries for the copy held here.
+
+        A new game gets new tokens for its sides; a fair one continues in a new seed epoch whose
+        commitment is appended (a ``resume`` entry), since the exporting server's seed stays
+        with it. A game already held here takes the file only if it extends this copy: every
+        entry the copy holds must be in the file unchanged, and every new one must be signed
+        by its writer (play by e-mail: the other side). Games by e-mail are joined with their
+        invitation (:meth:`join`), not imported.
         """
+        game_id = header_game(data)
+        if game_id is not None and self.store.has_game(game_id):
+            return self._append(game_id, data)
         log, game = read_verified(data)
-        seeds: dict[int, bytes] = {}
+        if game.by_email:
+            raise BadInput(
+                "log",
+                game.id,
+                "a game played by e-mail is joined with its invitation ('game join'), or"
+                " imported into the copy that plays it",
+            )
+        new: list[Entry] = []
         if game.dice.mode == "fair":
             seed = new_server_seed()
-            epoch = game.dice.epoch + 1
-            body = {"epoch": epoch, "commitment": commitment(seed), "reason": "imported"}
-            resume = make_entry(game.version, "resume", None, body, game.head)
+            body = {
+                "epoch": game.dice.epoch + 1,
+                "commitment": self.keys.put_seed(seed),
+                "reason": "imported",
+                "signer": self.signer.declaration(),
+            }
+        else:
+            body = {"reason": "imported", "signer": self.signer.declaration()}
+        if game.dice.mode == "fair" or game.custodian != self.signer.public_key:
+            resume = self._sign(make_entry(game.version, "resume", None, body, game.head))
             game = apply_entry(game, resume)
-            log = [*log, resume]
-            seeds[epoch] = seed
+            new.append(resume)
         tokens = {side: new_token() for side in game.sides}
-        hashes = {side: token_hash(t) for side, t in tokens.items()}
-        self.store.create(game.id, game.scenario.ruleset, log, hashes, seeds)
+        self.store.create(game.id, game.scenario.ruleset, [*log, *new], self._macs(game.id, tokens))
         self._games[game.id] = game
         promised = game.dice.commitments[game.dice.epoch] if game.dice.commitments else None
-        return NewGame(game.id, tokens, game.version, promised)
+        return NewGame(
+            game.id, tokens, game.version, promised, self.signer.declaration(), {}, game.head
+        )
+
+    def join(self, data: bytes) -> NewGame:
+        """Join a game by e-mail from its invitation: store the log, sign a ``join`` entry with
+        this key store's key, and make a token for the invited side only."""
+        invitation = Invitation.from_bytes(data)
+        log, game = read_verified(invitation.log.encode("utf-8"))
+        if game.id != invitation.game or invitation.side not in game.invited:
+            raise LogMismatch(None, f"the invitation is not for a side of game {game.id} to join")
+        if self.signer.public_key in game.side_keys.values():
+            raise BadInput(
+                "key store",
+                str(self.keys.path),
+                "its key already plays the other side: each player of a game by e-mail needs"
+                " a key store of their own ($ORDNANCE_KEYS)",
+            )
+        body = {"code": invitation.code, "signer": self.signer.declaration()}
+        entry = self._sign(make_entry(game.version, "join", invitation.side, body, game.head))
+        game = apply_entry(game, entry)
+        tokens = {invitation.side: new_token()}
+        self.store.create(
+            game.id, game.scenario.ruleset, [*log, entry], self._macs(game.id, tokens)
+        )
+        self._games[game.id] = game
+        return NewGame(
+            game.id, tokens, game.version, None, self.signer.declaration(), {}, game.head
+        )
+
+    def _append(self, game_id: str, data: bytes) -> Appended:
+        held = self.game(game_id)
+        local = self.store.entries(game_id)
+        log, _ = read_verified(data, legacy_key=held.custodian)
+        if len(log) < len(local):
+            raise LogMismatch(
+                len(log),
+                f"the file ends at entry {len(log) - 1}, but this copy holds up to entry"
+                f" {len(local) - 1}: an older file, or entries were deleted from it",
+            )
+        for mine, theirs in zip(local, log, strict=False):
+            if mine.hash != theirs.hash:
+                raise LogMismatch(mine.seq, "differs from this copy's entry: the file forks")
+        new = log[len(local) :]
+        game = held
+        mine_key = self.signer.public_key
+        for entry in new:
+            if fold.signing_key(game, entry) == mine_key:
+                raise LogMismatch(
+                    entry.seq, "is signed with this copy's own key, but this copy never wrote it"
+                )
+            game = apply_entry(game, entry)
+        if new:
+            self._store(held, new, game)
+        then = self._follow_up(game)
+        final = self.game(game_id)
+        return Appended(game_id, len(new), final.version, final.head, tuple(then))
 
     # --- reading -----------------------------------------------------------------------------
 
     def game(self, game_id: str) -> Game:
-        """The game folded up to its stored version (cached; only new entries are read)."""
+        """The game folded up to its stored version (cached; only new entries are read).
+
+        Every entry read is checked: its hash, its place in the chain and its writer's
+        signature; one that fails is refused (LogMismatch naming it), whatever wrote it there.
+        """
         version = self.store.version(game_id)
         game = self._games.get(game_id)
         if game is None or game.version > version:
             log = self.store.entries(game_id)
-            game = fold.start(log[0])
+            game = self._start(log[0])
             log = log[1:]
         else:
             log = self.store.entries(game_id, game.version) if game.version < version else []
         for entry in log:
+            _check_stored(entry)
+            fold.check_signed(game, entry)
             game = apply_entry(game, entry)
         self._games[game_id] = game
         return game
 
+    def _start(self, entry: Entry) -> Game:
+        _check_stored(entry)
+        # A game started before signing (migration 0002 signed it with this service's key).
+        legacy = None if "signer" in entry.body else self.signer.public_key
+        fold.check_signed(None, entry, legacy)
+        return fold.start(entry, legacy)
+
+    def _opening(self, first: Entry) -> dict[str, str]:
+        """The key the log opens with, as an export's header names it: the one its start
+        entry declares, or for a game started before signing this service's own."""
+        signer = first.body.get("signer")
+        public = str(signer["public_key"]) if signer else self.signer.public_key
+        return {"public_key": public, "fingerprint": fingerprint(public)}
+
     def log(self, game_id: str) -> list[Entry]:
-        self.store.version(game_id)  # an unknown game is BadInput, not an empty log
+        self.game(game_id)  # an unknown game is BadInput; a forged entry is refused
         return self.store.entries(game_id)
 
     def status(self, game_id: str, side: str | None = None) -> dict[str, Any]:
@@ -211,6 +397,7 @@ class GameService:
         if side is not None:
             game.check_side(side)
         last = game.undoable[-1] if game.undoable else None
+        pending = game.pending
         return {
             "game": game.id,
             "ruleset": game.scenario.ruleset,
@@ -218,6 +405,20 @@ class GameService:
             "sides": list(game.sides),
             "version": game.version,
             "head": game.head,
+            "signer": game.custodian and {"public_key": game.custodian,
+                                          "fingerprint": fingerprint(game.custodian)},
+            "by_email": (
+                {
+                    "keys": {s: fingerprint(k) for s, k in game.side_keys.items()},
+                    "invited": sorted(game.invited),
+                    "open_proposal": None if pending is None else {
+                        "seq": pending.seq, "side": pending.side,
+                        "answered": pending.entropy is not None,
+                    },
+                }
+                if game.by_email
+                else None
+            ),
             "to_move": game.rules.to_move(game.state),
             "over": game.rules.is_over(game.state),
             "dice": game.dice.to_json(),
@@ -228,11 +429,12 @@ class GameService:
                 else {}
             ),
             "state": game.rules.view(game.state),
-        }
+        }  # fmt: skip
 
     def export(self, game_id: str) -> str:
-        """The log as one JSON file (one entry per line, hash-chained)."""
-        return export_text(game_id, self.log(game_id))
+        """The log as one JSON file (one entry per line, hash-chained, signed)."""
+        log = self.log(game_id)
+        return export_text(game_id, log, self._opening(log[0]))
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -244,19 +446,30 @@ class GameService:
         words: Sequence[str],
         *,
         expect_version: int | None = None,
+        entropy: str | None = None,
     ) -> Applied:
         """Check, resolve and store one command of ``side``.
 
         The command is decided on the game as this service last saw it, and stored in one
         transaction that checks the version; if another writer moved the game meanwhile and no
         ``expect_version`` was given, it is decided once more on the stored game.
+
+        ``entropy``: the acting client's fresh random bytes (hex,
+        :func:`~ordnance.game.fairdice.new_entropy`), mixed into a fair game's rolls with the
+        committed server seed and recorded in the entry. A client that talks to the service
+        from elsewhere sends its own and checks the entry it gets back records it; without
+        one, this process is the client and draws it here.
         """
         try:
-            return self._do(game_id, side, token, words, expect_version, cached=True)
+            return self._do(
+                game_id, side, token, words, expect_version, entropy=entropy, cached=True
+            )
         except StaleState:
             if expect_version is not None:
                 raise
-            return self._do(game_id, side, token, words, expect_version, cached=False)
+            return self._do(
+                game_id, side, token, words, expect_version, entropy=entropy, cached=False
+            )
 
     def _do(
         self,
@@ -266,11 +479,22 @@ class GameService:
         words: Sequence[str],
         expect_version: int | None,
         *,
+        entropy: str | None,
         cached: bool,
     ) -> Applied:
         game = self._authorized(game_id, side, token, expect_version, cached=cached)
+        fold.check_open(game)
         rest, entered = split_dice(words)
         command = game.rules.parse_command(side, rest)
+        if game.dice.mode == "pbem":
+            if entered:
+                raise IllegalAction(
+                    "SYS.dice", "this game rolls its dice between the sides; --dice is for"
+                    " scenarios with 'dice: physical'",
+                )  # fmt: skip
+            return self._propose_or_do(game, command)
+        # The caller is the acting side's client: with none given, this process is that client.
+        entropy = check_entropy(entropy) if entropy is not None else new_entropy()
         if game.dice.mode == "fair":
             if entered:
                 raise IllegalAction(
@@ -283,30 +507,91 @@ class GameService:
                 game.dice.epoch,
                 game.dice.seeds,
                 game.dice.next_roll,
+                entropy=entropy,
             )
         else:
             dice = PhysicalDice([parse_entered(t) for t in entered], game.dice.next_roll)
         body = command_body(game, command, dice, dice.rolls)
         if isinstance(dice, PhysicalDice):
             dice.check_all_used()
-        entry = make_entry(game.version, "command", side, body, game.head)
+        elif dice.rolls:
+            body["entropy"] = entropy
+        entry = self._sign(make_entry(game.version, "command", side, body, game.head))
         after = apply_entry(game, entry)
         new: list[Entry] = [entry]
-        seeds: dict[int, bytes] = {}
         if after.dice.mode == "fair" and after.rules.is_over(after.state):
             # The scenario is over: reveal the seed so every roll can be checked.
-            reveal, seeds = self._reveal(after)
+            reveal = self._reveal(after)
             after = apply_entry(after, reveal)
             new.append(reveal)
-        return self._store(game, new, after, seeds, body["ruling"])
+        return self._store(game, new, after, body["ruling"])
+
+    def _propose_or_do(self, game: Game, command: Command) -> Applied:
+        """Play by e-mail: a command that does not roll is stored; one that rolls is proposed."""
+        try:
+            body = command_body(game, command, ProbeDice(), [])
+        except RollsNeeded:
+            secret = new_server_seed()
+            promised = self.keys.put_seed(secret)
+            proposal = {"command": command.to_json(), "commitment": promised}
+            entry = self._sign(
+                make_entry(game.version, "propose", command.side, proposal, game.head)
+            )
+            return self._store(game, [entry], apply_entry(game, entry))
+        entry = self._sign(make_entry(game.version, "command", command.side, body, game.head))
+        return self._store(game, [entry], apply_entry(game, entry), body["ruling"])
+
+    def _follow_up(self, game: Game) -> list[Applied]:
+        """After an import, play by e-mail: answer the other side's proposal, or resolve ours."""
+        pending = game.pending
+        mine = {s for s, k in game.side_keys.items() if k == self.signer.public_key}
+        if pending is None or not mine:
+            return []
+        if pending.entropy is None and pending.side not in mine:
+            body = {"proposal": pending.seq, "entropy": new_entropy()}
+            answerer = sorted(mine)[0]
+            entry = self._sign(make_entry(game.version, "answer", answerer, body, game.head))
+            return [self._store(game, [entry], apply_entry(game, entry))]
+        if pending.entropy is not None and pending.side in mine:
+            return [self._resolve(game)]
+        return []
+
+    def _resolve(self, game: Game) -> Applied:
+        pending = game.pending
+        assert pending is not None and pending.entropy is not None
+        secret = self.keys.seed(pending.commitment)
+        if secret is None:
+            raise OrdnanceError(
+                f"game {game.id}: the key store {self.keys.path} does not hold the secret of"
+                f" proposal {pending.seq}; only the copy that proposed it can resolve it"
+            )
+        dice = FairDice(
+            secret, game.id, game.dice.epoch, {}, game.dice.next_roll,
+            entropy=pending.entropy, proposal=pending.seq,
+        )  # fmt: skip
+        command = Command.from_json(pending.command)
+        closing = {"proposal": pending.seq, "secret": secret.hex()}
+        ruling: Mapping[str, Any] | None
+        try:
+            body = {**command_body(game, command, dice, dice.rolls), **closing}
+            kind, ruling = "command", body["ruling"]
+        except (IllegalAction, BadInput) as refusal:
+            rolls = [r.to_json() for r in dice.rolls]
+            body = {**closing, "command": command.to_json(), "rolls": rolls, "reason": str(refusal)}
+            kind, ruling = "refused", None
+        entry = self._sign(make_entry(game.version, kind, pending.side, body, game.head))
+        applied = self._store(game, [entry], apply_entry(game, entry), ruling)
+        self.keys.forget_seed(pending.commitment)
+        return applied
 
     def undo(
         self, game_id: str, side: str, token: str, *, expect_version: int | None = None
     ) -> Applied:
         """Take back ``side``'s latest command, if no die was revealed since (SYS.dice)."""
         game = self._authorized(game_id, side, token, expect_version)
+        fold.check_open(game)
         last = fold.check_undo(game, side)
-        entry = make_entry(game.version, "undo", side, {"undone": last.seq}, game.head)
+        entry = self._sign(make_entry(game.version, "undo", side, {"undone": last.seq}, game.head))
         return self._store(game, [entry], apply_entry(game, entry))
 
     def add_seed(
@@ -316,7 +601,7 @@ class GameService:
         game = self._authorized(game_id, side, token, expect_version)
         fold.check_seed(game, side)
         body = {"seed": check_side_seed(seed), "epoch": game.dice.epoch}
-        entry = make_entry(game.version, "seed", side, body, game.head)
+        entry = self._sign(make_entry(game.version, "seed", side, body, game.head))
         return self._store(game, [entry], apply_entry(game, entry))
 
     def consent(
@@ -326,15 +611,14 @@ class GameService:
         game = self._authorized(game_id, side, token, expect_version)
         fold.check_consent(game, side)
         body = {"epoch": game.dice.epoch}
-        entry = make_entry(game.version, "consent", side, body, game.head)
+        entry = self._sign(make_entry(game.version, "consent", side, body, game.head))
         after = apply_entry(game, entry)
         new: list[Entry] = [entry]
-        seeds: dict[int, bytes] = {}
         if after.dice.consents == frozenset(after.sides):
-            reveal, seeds = self._reveal(after)
+            reveal = self._reveal(after)
             after = apply_entry(after, reveal)
             new.append(reveal)
-        return self._store(game, new, after, seeds)
+        return self._store(game, new, after)
 
     # --- helpers -----------------------------------------------------------------------------
 
@@ -355,48 +639,55 @@ class GameService:
             game = self.game(game_id)
         game.check_side(side)
         key = (game_id, side)
-        if key not in self._token_hashes:
-            self._token_hashes[key] = self.store.token_hash(game_id, side)
-        if not matches(token, self._token_hashes[key]):
+        if key not in self._token_macs:
+            self._token_macs[key] = self.store.token_hash(game_id, side)
+        if not matches(self.keys.token_key(), game_id, side, token, self._token_macs[key]):
+            raise NotAuthorized(game_id, side)
+        if game.by_email and game.side_keys.get(side) != self.signer.public_key:
             raise NotAuthorized(game_id, side)
         if expect_version is not None and expect_version != game.version:
             raise StaleState(game_id, expect_version, game.version)
         return game
 
     def _server_seed(self, game: Game) -> bytes:
-        key = (game.id, game.dice.epoch)
-        if key not in self._seeds:
-            seed = self.store.server_seed(*key)
-            if seed is None:
-                raise OrdnanceError(
-                    f"game {game.id}: this database does not hold the server seed of epoch"
-                    f" {game.dice.epoch}"
-                )
-            self._seeds[key] = seed
-        return self._seeds[key]
+        name = game.dice.commitments[game.dice.epoch]
+        seed = self.keys.seed(name)
+        if seed is None:
+            raise OrdnanceError(
+                f"game {game.id}: the key store {self.keys.path} does not hold the server seed"
+                f" of epoch {game.dice.epoch} (commitment {name[:16]}...); act through the"
+                " service that made the game"
+            )
+        return seed
 
-    def _reveal(self, game: Game) -> tuple[Entry, dict[int, bytes]]:
-        following = new_server_seed()
+    def _reveal(self, game: Game) -> Entry:
         body = {
             "epoch": game.dice.epoch,
             "seed": self._server_seed(game).hex(),
-            "next_commitment": commitment(following),
+            "next_commitment": self.keys.put_seed(new_server_seed()),
         }
-        entry = make_entry(game.version, "reveal", None, body, game.head)
-        return entry, {game.dice.epoch + 1: following}
+        return self._sign(make_entry(game.version, "reveal", None, body, game.head))
 
     def _store(
         self,
         game: Game,
         new: list[Entry],
         after: Game,
-        seeds: Mapping[int, bytes] | None = None,
         ruling: Mapping[str, Any] | None = None,
     ) -> Applied:
         try:
-            self.store.append(game.id, game.version, new, seeds)
+            self.store.append(game.id, game.version, new)
         except StaleState:
             self._games.pop(game.id, None)
             raise
         self._games[game.id] = after
+        for entry in new:
+            if entry.type == "reveal":
+                # Public now: the key store need not keep it.
+                self.keys.forget_seed(commitment(bytes.fromhex(str(entry.body["seed"]))))
         return Applied(game.id, tuple(new), after.version, ruling)
+
+
+def _check_stored(entry: Entry) -> None:
+    if not entry.check_hash():
+        raise LogMismatch(entry.seq, "its hash does not match its content in the database")

@@ -1,8 +1,10 @@
 """Where game logs live: SQLAlchemy 2 over SQLite (default) or PostgreSQL, Alembic-migrated.
 
-Four tables (``migrations/versions``): ``games`` (id, ruleset, version = number of entries),
-``entries`` (game, seq, type, side, body as canonical JSON text, prev, hash), ``tokens`` (the
-SHA-256 of each side's token) and ``dice_seeds`` (each epoch's secret server seed).
+Three tables (``migrations/versions``): ``games`` (id, ruleset, version = number of entries),
+``entries`` (game, seq, type, side, body as canonical JSON text, prev, hash, sig) and ``tokens``
+(a MAC of each side's token, keyed by the service's key store). Nothing secret is stored here:
+the dice seeds and the signing key live in the key store (:mod:`.keystore`); migration 0002
+moves the seeds of older databases there and drops their ``dice_seeds`` table.
 
 Writes are guarded by the version (optimistic concurrency): an append names the version its
 command was decided on, and ``UPDATE games SET version = new WHERE version = based_on`` moves it
@@ -32,9 +34,10 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, Ope
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.game.entries import Entry, canonical
 from ordnance.game.errors import StaleState
+from ordnance.game.keystore import KeyStore
 from ordnance.game.migrations import __file__ as _migrations_init
 
-HEAD = "0001"  # the newest migration; tests check it against the migrations folder
+HEAD = "0002"  # the newest migration; tests check it against the migrations folder
 MIGRATIONS = Path(_migrations_init).parent
 _WRITE = "ordnance_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 SQLITE_BUSY_SECONDS = 60
@@ -57,6 +60,7 @@ entries = sa.Table(
     sa.Column("body", sa.Text, nullable=False),
     sa.Column("prev", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
+    sa.Column("sig", sa.String(128), nullable=True),
 )
 tokens = sa.Table(
     "tokens",
@@ -64,13 +68,6 @@ tokens = sa.Table(
     sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("side", sa.String(32), primary_key=True),
     sa.Column("token_hash", sa.String(64), nullable=False),
-)
-dice_seeds = sa.Table(
-    "dice_seeds",
-    metadata,
-    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
-    sa.Column("epoch", sa.Integer, primary_key=True),
-    sa.Column("seed", sa.String(64), nullable=False),
 )
 
 
@@ -158,8 +155,11 @@ def current_revision(engine: Engine) -> str | None:
     return None if found is None else str(found)
 
 
-def ensure_schema(engine: Engine) -> None:
-    """Create or upgrade the tables (first use); one cheap query when they are current."""
+def ensure_schema(engine: Engine, keys: KeyStore | None = None) -> None:
+    """Create or upgrade the tables (first use); one cheap query when they are current.
+
+    ``keys`` is the key store migration 0002 moves old dice seeds into (default: the user's).
+    """
     if current_revision(engine) == HEAD:
         return
     # Alembic is imported only here: most runs find the schema current and never need it.
@@ -173,6 +173,7 @@ def ensure_schema(engine: Engine) -> None:
             # Two processes opening a fresh database: the second waits, then finds it done.
             connection.execute(sa.text("SELECT pg_advisory_xact_lock(481516)"))
         config.attributes["connection"] = connection
+        config.attributes["keystore"] = keys if keys is not None else KeyStore()
         command.upgrade(config, "head")
 
 
@@ -188,13 +189,13 @@ def _transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
 class Store:
     """The game tables of one database."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, keys: KeyStore | None = None) -> None:
         self.url = url
         self.engine = make_engine(url)
         self._appender: _Appender | None = None
         self._shown = _shown(self.engine.url)
         with self._errors():
-            ensure_schema(self.engine)
+            ensure_schema(self.engine, keys)
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -231,20 +232,27 @@ class Store:
             raise BadInput("game", game, f"no such game in {self._shown}")
         return int(found)
 
+    def has_game(self, game: str) -> bool:
+        with self.reading() as connection:
+            found = connection.execute(
+                sa.select(games.c.id).where(games.c.id == game)
+            ).scalar_one_or_none()
+        return found is not None
+
     def entries(self, game: str, start: int = 0) -> list[Entry]:
         """The entries from ``start`` on, in order."""
         # Replay reads every entry: plain SQL on the driver, rows as bare tuples.
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         query = (
-            "SELECT seq, type, side, body, prev, hash FROM entries"
+            "SELECT seq, type, side, body, prev, hash, sig FROM entries"
             f" WHERE game_id = {mark} AND seq >= {mark} ORDER BY seq"
         )
         with self.reading() as connection:
             rows = connection.exec_driver_sql(query, (game, start)).all()
         loads = json.loads
         return [
-            Entry(seq, kind, side, loads(body), prev, hashed)
-            for seq, kind, side, body, prev, hashed in rows
+            Entry(seq, kind, side, loads(body), prev, hashed, sig)
+            for seq, kind, side, body, prev, hashed, sig in rows
         ]
 
     def token_hash(self, game: str, side: str) -> str | None:
@@ -254,14 +262,6 @@ class Store:
         with self.reading() as connection:
             found = connection.execute(query).scalar_one_or_none()
         return None if found is None else str(found)
-
-    def server_seed(self, game: str, epoch: int) -> bytes | None:
-        query = sa.select(dice_seeds.c.seed).where(
-            dice_seeds.c.game_id == game, dice_seeds.c.epoch == epoch
-        )
-        with self.reading() as connection:
-            found = connection.execute(query).scalar_one_or_none()
-        return None if found is None else bytes.fromhex(found)
 
     def game_ids(self) -> list[tuple[str, str, int]]:
         """Every game: id, ruleset, version."""
@@ -277,15 +277,14 @@ class Store:
         ruleset: str,
         log: list[Entry],
         token_hashes: Mapping[str, str],
-        seeds: Mapping[int, bytes],
     ) -> None:
-        """Store a new game with its first entries, tokens and seeds, all or nothing."""
+        """Store a new game with its first entries and token MACs, all or nothing."""
         try:
             with self.writing() as connection:
                 connection.execute(
                     games.insert().values(id=game, ruleset=ruleset, version=len(log))
                 )
-                self._insert(connection, game, log, seeds)
+                self._insert(connection, game, log)
                 if token_hashes:
                     connection.execute(
                         tokens.insert(),
@@ -297,9 +296,7 @@ class Store:
         except IntegrityError:
             raise BadInput("game", game, f"already exists in {self._shown}") from None
 
-    def append(
-        self, game: str, based_on: int, new: list[Entry], seeds: Mapping[int, bytes] | None = None
-    ) -> None:
+    def append(self, game: str, based_on: int, new: list[Entry]) -> None:
         """Append entries decided at version ``based_on``; StaleState if the game moved.
 
         One transaction: the version moves from ``based_on`` only if nobody moved it, and the
@@ -309,7 +306,7 @@ class Store:
         appender = self._appender
         if appender is None:
             appender = self._appender = _Appender(self.engine)
-        if appender.append(game, based_on, new, seeds or {}):
+        if appender.append(game, based_on, new):
             return
         # Not appended: say why (no such game, or the version it stands at) the slow way.
         self._append_refused(game, based_on)
@@ -324,9 +321,7 @@ class Store:
         raise StaleState(game, based_on, int(current))
 
     @staticmethod
-    def _insert(
-        connection: Connection, game: str, log: list[Entry], seeds: Mapping[int, bytes]
-    ) -> None:
+    def _insert(connection: Connection, game: str, log: list[Entry]) -> None:
         if log:
             connection.execute(
                 entries.insert(),
@@ -339,14 +334,10 @@ class Store:
                         "body": canonical(e.body),
                         "prev": e.prev,
                         "hash": e.hash,
+                        "sig": e.sig,
                     }
                     for e in log
                 ],
-            )
-        if seeds:
-            connection.execute(
-                dice_seeds.insert(),
-                [{"game_id": game, "epoch": epoch, "seed": s.hex()} for epoch, s in seeds.items()],
             )
 
 
@@ -366,17 +357,14 @@ class _Appender:
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self.move = f"UPDATE games SET version = {mark} WHERE id = {mark} AND version = {mark}"
         self.insert = (
-            "INSERT INTO entries (game_id, seq, type, side, body, prev, hash)"
-            f" VALUES ({', '.join([mark] * 7)})"
+            "INSERT INTO entries (game_id, seq, type, side, body, prev, hash, sig)"
+            f" VALUES ({', '.join([mark] * 8)})"
         )
-        self.seed = f"INSERT INTO dice_seeds (game_id, epoch, seed) VALUES ({mark}, {mark}, {mark})"
 
-    def append(
-        self, game: str, based_on: int, new: list[Entry], seeds: Mapping[int, bytes]
-    ) -> bool:
+    def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
         """Store the entries if the game stands at ``based_on``; False if it does not."""
         rows = [
-            (game, e.seq, e.type, e.side, e.body_text or canonical(e.body), e.prev, e.hash)
+            (game, e.seq, e.type, e.side, e.body_text or canonical(e.body), e.prev, e.hash, e.sig)
             for e in new
         ]
         try:
@@ -385,7 +373,7 @@ class _Appender:
             reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
             raise StorageError(_shown(self.engine.url), reason) from None
         try:
-            return self._append(raw, game, based_on, rows, seeds)
+            return self._append(raw, game, based_on, rows)
         finally:
             raw.close()  # back to the pool
 
@@ -395,7 +383,6 @@ class _Appender:
         game: str,
         based_on: int,
         rows: list[tuple[Any, ...]],
-        seeds: Mapping[int, bytes],
     ) -> bool:
         cursor = raw.cursor()
         try:
@@ -405,10 +392,6 @@ class _Appender:
             moved = bool(cursor.rowcount == 1)
             if moved:
                 cursor.executemany(self.insert, rows)
-                if seeds:
-                    cursor.executemany(
-                        self.seed, [(game, epoch, seed.hex()) for epoch, seed in seeds.items()]
-                    )
             if self.sqlite:
                 cursor.execute("COMMIT" if moved else "ROLLBACK")
             elif moved:
