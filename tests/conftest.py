@@ -52,3 +52,17 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
         return CliResult(code, captured.out, captured.err)
 
     return run
+
+
+@pytest.fixture
+def token_file(tmp_path: Path) -> Callable[[str], str]:
+    """``token_file(token)``: the path of a file (mode 600) holding ``token``, for
+    ``--token-file`` (a token on the command line draws a warning)."""
+
+    def write(token: str) -> str:
+        path = tmp_path / f"token-{abs(hash(token))}"
+        path.touch(mode=0o600)
+        path.write_text(token + "\n", encoding="utf-8")
+        return str(path)
+
+    return write

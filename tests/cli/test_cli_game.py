@@ -20,14 +20,16 @@ def db(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def game(cli, db):
+def game(cli, db, token_file):
     result = cli("game", "new", str(EXAMPLE), "--db", db, "--json")
     assert result.code == 0 and result.err == ""
-    return result.json
+    made = result.json
+    made["files"] = {side: token_file(token) for side, token in made["tokens"].items()}
+    return made
 
 
 def do(cli, db, game, side, *words, json=True):
-    args = ["game", "do", game["game"], "--side", side, "--token", game["tokens"][side]]
+    args = ["game", "do", game["game"], "--side", side, "--token-file", game["files"][side]]
     return cli(*args, "--db", db, *(["--json"] if json else []), *words)
 
 
@@ -99,9 +101,10 @@ def test_bad_commands_are_one_line_and_leave_the_log_untouched(cli, db, game, ca
 def test_unknown_game_wrong_token_and_stale_version_are_one_line(cli, db, game):
     before = log_of(cli, db, game)
     assert "no such game" in one_line(cli("game", "status", "nope", "--db", db), 2)
-    wrong = ["game", "do", game["game"], "--side", "german", "--token", game["tokens"]["russian"]]
+    files = game["files"]
+    wrong = ["game", "do", game["game"], "--side", "german", "--token-file", files["russian"]]
     assert "not authorized" in one_line(cli(*wrong, "--db", db, "phase", "next"), 2)
-    stale = ["game", "do", game["game"], "--side", "german", "--token", game["tokens"]["german"]]
+    stale = ["game", "do", game["game"], "--side", "german", "--token-file", files["german"]]
     line = one_line(cli(*stale, "--expect-version", "7", "--db", db, "phase", "next"), 2)
     assert "stale state" in line
     assert log_of(cli, db, game) == before
@@ -132,19 +135,18 @@ def test_a_malformed_scenario_is_one_line_and_creates_nothing(cli, db, tmp_path,
 
 @pytest.mark.clause("SYS.dice")
 def test_undo_seed_and_reveal(cli, db, game):
-    gid, german, russian = game["game"], game["tokens"]["german"], game["tokens"]["russian"]
-    seed = cli(
-        "game", "seed", gid, "luck", "--side", "german", "--token", german, "--db", db, "--json"
-    )
+    gid, german, russian = game["game"], game["files"]["german"], game["files"]["russian"]
+    as_german = ["--side", "german", "--token-file", german, "--db", db]
+    seed = cli("game", "seed", gid, "luck", *as_german, "--json")
     assert seed.json["type"] == "seed"
     do(cli, db, game, "german", "phase", "next")
-    undo = cli("game", "undo", gid, "--side", "german", "--token", german, "--db", db, "--json")
+    undo = cli("game", "undo", gid, *as_german, "--json")
     assert undo.json["type"] == "undo"
-    assert "SYS.dice" in one_line(
-        cli("game", "undo", gid, "--side", "german", "--token", german, "--db", db), 1
+    assert "SYS.dice" in one_line(cli("game", "undo", gid, *as_german), 1)
+    cli("game", "reveal", gid, *as_german)
+    both = cli(
+        "game", "reveal", gid, "--side", "russian", "--token-file", russian, "--db", db, "--json"
     )
-    cli("game", "reveal", gid, "--side", "german", "--token", german, "--db", db)
-    both = cli("game", "reveal", gid, "--side", "russian", "--token", russian, "--db", db, "--json")
     assert both.json["also"] == ["reveal"]
 
 
@@ -156,7 +158,8 @@ def test_export_verify_and_import(cli, db, game, tmp_path):
     assert cli("game", "export", game["game"], "--out", str(out), "--db", db).code == 0
     report = cli("game", "verify", str(out), "--json")
     assert report.code == 0 and report.json["ok"] and report.json["rolls"] == 1
-    assert "chain and replay" in cli("game", "verify", str(out)).out
+    assert report.json["verdict"] == "partly verified"  # the seed is not revealed yet
+    assert "1 rolls are UNVERIFIED" in cli("game", "verify", str(out)).out
     text = out.read_text()
     out.write_text(text.replace('"ammo":"AP"', '"ammo":"HE"', 1))
     line = one_line(cli("game", "verify", str(out)), 2)
@@ -181,7 +184,7 @@ def test_the_tour_plays_all_three_games_and_shows_its_refusals(capsys):
     output = capsys.readouterr().out
     narration = sink.getvalue()
     assert code == 0
-    assert "rolls were recomputed from revealed seeds" in output
+    assert "VERIFIED: all" in output and "rolls were recomputed" in output
     assert "+2 dispersed smoke at 4I5" in output  # the D13 leg's SMOKE hinders the map's LOS
     for game in ("ASL", "Lock 'n Load Tactical", "Valor & Victory"):
         assert game in narration

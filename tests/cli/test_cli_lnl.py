@@ -187,7 +187,7 @@ sides:
 
 
 @pytest.mark.clause("SYS.record", "LNL.W-check")
-def test_a_wp_shell_through_game_do(cli, tmp_path: Path):
+def test_a_wp_shell_through_game_do(cli, tmp_path: Path, token_file):
     db = str(tmp_path / "games.sqlite3")
     path = tmp_path / "scenario.yaml"
     path.write_text(SCENARIO)
@@ -195,7 +195,19 @@ def test_a_wp_shell_through_game_do(cli, tmp_path: Path):
     game, token = made["game"], made["tokens"]["german"]
 
     def do(*words: str, side: str = "german", key: str = token):
-        return cli("game", "do", game, "--side", side, "--token", key, "--db", db, "--json", *words)
+        return cli(
+            "game",
+            "do",
+            game,
+            "--side",
+            side,
+            "--token-file",
+            token_file(key),
+            "--db",
+            db,
+            "--json",
+            *words,
+        )
 
     assert do("phase", "next").code == 0
     done = do("wp-shell", "pz4", "--at", "H3", "--dice", "3,4", "--dice", "2", "--dice", "5,1",

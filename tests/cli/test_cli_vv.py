@@ -91,19 +91,21 @@ def db(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def game(cli, db):
+def game(cli, db, token_file):
     result = cli("game", "new", str(EXAMPLE), "--db", db, "--json")
     assert result.code == 0, result.err
-    return result.json
+    made = result.json
+    made["files"] = {side: token_file(token) for side, token in made["tokens"].items()}
+    return made
 
 
 def do(cli, db, game, side, *words):
-    args = ["game", "do", game["game"], "--side", side, "--token", game["tokens"][side]]
+    args = ["game", "do", game["game"], "--side", side, "--token-file", game["files"][side]]
     return cli(*args, "--db", db, "--json", *words)
 
 
 def ai(cli, db, game, side="german"):
-    args = ["game", "ai", game["game"], "--side", side, "--token", game["tokens"][side]]
+    args = ["game", "ai", game["game"], "--side", side, "--token-file", game["files"][side]]
     return cli(*args, "--db", db, "--json")
 
 
