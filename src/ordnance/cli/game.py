@@ -208,7 +208,7 @@ def join_command(
     shown(made.game, made.version, made.head)
     _print_new(made, as_json, f"Joined game {made.game} at version {made.version}")
     if not as_json:
-        console.print(Text(f"Export the game and send the file back: game export {made.game}"))
+        console.print(Text(f"Send the game back: ordnance game export {made.game} --out FILE"))
 
 
 @game_app.command("import")
@@ -242,15 +242,17 @@ def _print_appended(appended: Appended, as_json: bool, file: Path) -> None:
         return
     console.print(
         Text(
-            f"Took {appended.appended} new entries of game {appended.game} from {file}; version"
-            f" {appended.version}."
+            f"Took {appended.appended} new {'entry' if appended.appended == 1 else 'entries'} of"
+            f" game {appended.game} from {file}; version {appended.version}."
         )
     )
     for applied in appended.then:
         _print_applied(applied, False)
     if appended.then:
         console.print(
-            Text(f"Export the game and send the file: game export {appended.game} --out FILE")
+            Text(
+                f"Export the game and send the file: ordnance game export {appended.game} --out FILE"
+            )
         )
 
 
