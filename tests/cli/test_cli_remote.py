@@ -39,7 +39,7 @@ ACTS = [
 @pytest.mark.clause("SYS.record")
 @pytest.mark.parametrize(("verb", "rest"), ACTS)
 def test_the_token_comes_from_a_file_the_environment_or_with_a_warning_the_line(
-    cli, db, game, token_file, monkeypatch, verb, rest
+    cli, db, game, token_file, monkeypatch, *, verb, rest
 ):
     token = game["tokens"]["german"]
     args = ["game", verb, game["game"], *([] if verb == "do" else rest), "--side", "german"]
@@ -133,4 +133,4 @@ def test_play_by_e_mail_through_the_cli(cli, tmp_path, token_file, monkeypatch):
     db = as_player("german")
     resolved = cli("game", "import", str(out), "--db", db)
     assert resolved.code == 0 and "To Hit DR (AP) for pak" in resolved.out
-    assert "Export the game and send the file" in resolved.out
+    assert "Send the game on" in resolved.out

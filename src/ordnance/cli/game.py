@@ -249,11 +249,7 @@ def _print_appended(appended: Appended, as_json: bool, file: Path) -> None:
     for applied in appended.then:
         _print_applied(applied, False)
     if appended.then:
-        console.print(
-            Text(
-                f"Export the game and send the file: ordnance game export {appended.game} --out FILE"
-            )
-        )
+        console.print(Text(f"Send the game on: ordnance game export {appended.game} --out FILE"))
 
 
 def _print_new(made: NewGame, as_json: bool, title: str) -> None:
