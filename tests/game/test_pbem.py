@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ordnance.core.errors import IllegalAction
+from ordnance.game import service as service_module
 from ordnance.game.entries import make_entry, signed
 from ordnance.game.errors import LogMismatch, NotAuthorized
 from ordnance.game.fairdice import faces
@@ -178,3 +179,32 @@ def test_each_copy_acts_only_for_its_own_side_and_waits_while_a_roll_is_open(tab
         GameService(f"sqlite:///{german.root / 'third.db'}", keys=german.root / "german-keys").join(
             invitation.read_bytes()
         )
+
+
+@pytest.mark.clause("SYS.dice", "SYS.record")
+def test_a_refusal_once_rolled_closes_the_proposal_and_a_false_one_is_caught(table, monkeypatch):
+    german, russian, game, invitation = table
+    russian.token = russian.service.join(invitation.read_bytes()).tokens["russian"]
+    exchange(russian, german, game)
+    german.do(game, "phase", "next")
+    german.do(game, "fire", "pak", "--ammo", "AP")
+    exchange(german, russian, game)
+    # German's copy claims the rules refused the shot once its dice were known (as a
+    # malfunction can): the proposal closes with a 'refused' entry revealing the secret...
+    real = service_module.command_body
+
+    def refusing(game_now, command, dice, rolls):
+        real(game_now, command, dice, rolls)
+        raise IllegalAction("C8.9", "pretend the Gun malfunctioned")
+
+    monkeypatch.setattr(service_module, "command_body", refusing)
+    (closing,) = exchange(russian, german, game).then
+    monkeypatch.undo()
+    assert closing.entries[0].type == "refused" and closing.entries[0].body["rolls"]
+    assert german.service.game(game).pending is None
+    german.do(game, "phase", "next")  # the game goes on
+    # ...but the rules allow that shot with those dice: verify (and the other copy) catch it.
+    failure = verify(german.service.export(game).encode()).failure
+    assert failure.entry == closing.entries[0].seq and "rules allow it" in failure.problem
+    with pytest.raises(LogMismatch, match="rules allow it"):
+        exchange(german, russian, game)

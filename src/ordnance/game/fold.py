@@ -317,7 +317,7 @@ def _close_proposal(game: Game, entry: Entry, *, rolled: bool) -> Game:
         raise LogMismatch(entry.seq, f"does not resolve the open proposal, entry {pending.seq}")
     if commitment(bytes.fromhex(str(body["secret"]))) != pending.commitment:
         raise LogMismatch(entry.seq, f"its secret does not match entry {pending.seq}'s commitment")
-    if entry.type == "command" and dict(body["command"]) != dict(pending.command):
+    if dict(body["command"]) != dict(pending.command):
         raise LogMismatch(entry.seq, f"is not the command proposed in entry {pending.seq}")
     return replace(game, pending=None)
 
