@@ -189,7 +189,9 @@ def test_import_stores_a_verified_log_and_play_continues(exported, tmp_path):
         log = service.log(made.game)
         assert [e.to_json() for e in log[:-1]] == [e.to_json() for e in read_entries(exported)[1]]
         assert log[-1].type == "resume" and made.commitment == log[-1].body["commitment"]
-        service.do(made.game, "russian", made.tokens["russian"], ["fire", "t34", "--ammo", "AP"])
+        service.do(
+            made.game, "russian", made.tokens["russian"], ["canister", "at45"]
+        )  # never fired yet
         assert verify(service.export(made.game).encode()).ok
         # The copy here is ahead of the file (its resume entry and more): an older file.
         with pytest.raises(LogMismatch, match="older file"):

@@ -16,6 +16,7 @@ fingerprint, the first 32 hex digits of the SHA-256 of its 32 raw public bytes.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 _DOMAIN = b"ordnance-entry-v1\x00"
+_LOWER_HEX = re.compile(r"[0-9a-f]*")
 _PUBLIC_BYTES = 32
 _SIGNATURE_BYTES = 64
 
@@ -50,7 +52,10 @@ class Signer:
 
 def valid(public_key: str, entry_hash: str, signature: str | None) -> bool:
     """Whether ``signature`` is ``public_key``'s signature of ``entry_hash``."""
-    if signature is None:
+    if signature is None or not (
+        _LOWER_HEX.fullmatch(public_key) and _LOWER_HEX.fullmatch(signature)
+    ):
+        # One spelling only: an upper-case copy of a signature must not pass as the same one.
         return False
     try:
         raw_key, raw_signature = bytes.fromhex(public_key), bytes.fromhex(signature)
@@ -74,8 +79,12 @@ def declared_key(body: Any) -> str:
     if not isinstance(signer, Mapping):
         raise ValueError("it names no signing key")
     public_key, named = signer.get("public_key"), signer.get("fingerprint")
-    if not isinstance(public_key, str) or len(public_key) != 2 * _PUBLIC_BYTES:
-        raise ValueError("its signing key is not 32 bytes of hex")
+    if (
+        not isinstance(public_key, str)
+        or len(public_key) != 2 * _PUBLIC_BYTES
+        or not _LOWER_HEX.fullmatch(public_key)
+    ):
+        raise ValueError("its signing key is not 32 bytes of lower-case hex")
     try:
         printed = fingerprint(public_key)
     except ValueError:
