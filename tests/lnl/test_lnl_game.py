@@ -243,8 +243,9 @@ def test_an_ambiguous_landing_waits_for_the_enemy_sides_choice(hamlet_dir: Path)
     assert play.rules.legal_actions(play.state, "german") == ()
     assert play.refused("german", "end").clause == "LNL.S-los"
     assert play.refused("german", "choose D2").clause == "LNL.S-los"  # the enemy chooses
-    with pytest.raises(BadInput):
-        play.do("american", "choose E4")
+    # A well-formed hex the rule does not offer is refused with the clause, not bad input.
+    assert play.refused("american", "choose E4").clause == "LNL.S-los"
+    assert play.refused("american", "choose F4").clause == "LNL.S-los"
     chosen = play.do("american", "choose d3")
     assert chosen.ruling["hex"] == "D3" and kinds(chosen) == ["chosen", "marker-placed"]
     assert play.view["markers"]["D3"] == ["smoke 1"] and play.view["pending"] is None
