@@ -124,6 +124,25 @@ def may_fire_now(state: AslState, side: str) -> None:
         )
 
 
+def one_shot(state: AslState, unit_id: str) -> None:
+    """One shot per unit and phase, none in the AFPh after Prep Fire (the A3 reading).
+
+    A shot that counts as not fired (C8.9-gt: the Gun had none) is not listed among the
+    phase's shots, so the Gun may fire again. Rate of Fire is not in these texts: the engine
+    refuses a second shot rather than guess a ROF roll.
+    """
+    if any(shot.unit == unit_id for shot in state.shots):
+        raise IllegalAction(
+            SEQUENCE,
+            f"{unit_id} has already fired in this {state.phase}; a second shot would need Rate"
+            " of Fire, which the engine does not model",
+        )
+    if state.phase is Phase.AFPH and state.status[unit_id].prep_fired:
+        raise IllegalAction(
+            SEQUENCE, f"{unit_id} fired in this Player Turn's PFPh: it may not fire in the AFPh"
+        )
+
+
 # --- what a unit may fire --------------------------------------------------------------------
 
 
@@ -220,6 +239,7 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     may_fire_now(state, command.side)
     placement = _placement(state, command, family) if family in _SMOKE else None
     supply = depletion_number(state, unit, family)
+    one_shot(state, unit.id)
     target = _heat_target(command) if family is Family.HEAT else None
     what = "Placement DR" if placement is not None else "To Hit DR"
     roll = dice.roll_dr(f"{what} ({family.ammo}) for {unit.id}")
@@ -389,6 +409,7 @@ def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -
     canister_may(str(args.get("purpose") or "attack"))
     may_fire_now(state, command.side)
     supply = depletion_number(state, unit, Family.CANISTER)
+    one_shot(state, unit.id)
     fp = _canister_fp(unit, args.get("fp"))
     status = state.status[unit.id]
     aim = _aim(state, command, unit)
