@@ -3,7 +3,9 @@
 =========================================================  =========================================
 ``phase next``                                             end this phase (its owner only)
 ``fire UNIT --ammo A [--to-hit N] [--drm N]...``           one shot with declared ammunition; also
-``[--intensive-fire] [--target T --tem TEM]``              ``--own-hex``, ``--interior-building``
+``[--intensive-fire] [--target T --tem TEM]``              ``--own-hex``, ``--interior-building``;
+                                                           ``--target`` is HEAT's target kind or
+                                                           the hex SMOKE/WP goes to
 ``canister UNIT [--fp N] [--drm N]... [--adjacent X]``     an IFT attack (C8.4); ``--armored``,
 ``[--aim N | --building HEX --level L --top T]``           ``--purpose attack|rubble|fire|wire``
 ``move UNIT [--to HEX] [--ca CORNER] [--mp N]``            one MP/MF expenditure in the own MPh
@@ -34,6 +36,7 @@ from typing import Any
 
 from ordnance.asl.canister import ADJACENT_CHOICES
 from ordnance.asl.dispensers import Crew, dispenser_family
+from ordnance.asl.heat import DATA as HEAT_DATA
 from ordnance.asl.notation import Family
 from ordnance.core.command_words import (
     Option,
@@ -55,6 +58,15 @@ def _ammo(text: str) -> str:
 
 def _word(text: str) -> str:
     return text.strip().lower()
+
+
+HEAT_TARGETS = HEAT_DATA.always | HEAT_DATA.when_covered
+
+
+def _target(text: str) -> str:
+    """HEAT's target kind (a word, lower case) or a SMOKE/WP target hex (a label)."""
+    word = _word(text)
+    return word if word in HEAT_TARGETS else label(text)
 
 
 def _adjacent(text: str) -> str:
@@ -86,7 +98,7 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
             "--to-hit": Option("to_hit", whole_number),
             "--drm": Option("drms", whole_number, repeats=True),
             "--intensive-fire": Option("intensive_fire", None),
-            "--target": Option("target", _word),
+            "--target": Option("target", _target),
             "--tem": Option("tem", _word),
             "--own-hex": Option("own_hex", None),
             "--interior-building": Option("interior_building", None),

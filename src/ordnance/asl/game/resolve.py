@@ -37,6 +37,7 @@ from ordnance.asl.depletion import (
 )
 from ordnance.asl.game.dispense import dispense, grenades, later_fire_drm
 from ordnance.asl.game.movement import mark, movement
+from ordnance.asl.game.ordnance_smoke import smoke_marker, smoke_target
 from ordnance.asl.game.rulings import SEQUENCE
 from ordnance.asl.game.rulings import game_ruling as _ruling
 from ordnance.asl.game.scenario import Unit
@@ -238,6 +239,11 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     _check_family(unit, family)
     may_fire_now(state, command.side)
     placement = _placement(state, command, family) if family in _SMOKE else None
+    smoke_hex = smoke_target(state, command, unit) if placement is not None else None
+    if command.args.get("target") is not None and family not in (*_SMOKE, Family.HEAT):
+        raise BadInput(
+            "command", command.text, "--target is a hex for SMOKE/WP or a target kind for HEAT"
+        )
     supply = depletion_number(state, unit, family)
     one_shot(state, unit.id)
     target = _heat_target(command) if family is Family.HEAT else None
@@ -257,6 +263,15 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     shot.detail["placement"] = None if placement is None else placement.to_json()
     if placement is not None:
         shot.add(placement.clauses, placement.explanation if shot.fired else None)
+        if smoke_hex is not None and hit:
+            event, words = smoke_marker(
+                state, unit, family.ammo, bool(placement.dispersed), smoke_hex
+            )
+            shot.events.append(event)
+            shot.add(("C8.52",), words)
+            shot.detail["marker"] = event.data
+        elif smoke_hex is not None:
+            shot.add((), "Nothing is placed: only a hit puts the marker on the map.")
     if target is not None:
         shot.add(target.clauses)
     he = _he_equivalency(unit, family, state) if shot.fired else None

@@ -226,9 +226,16 @@ def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
         status=statuses,
         shots=(),
         non_smoke=frozenset(),
-        smoke=tuple(m for m in state.smoke if not m.expires(state.phase, player, phase)),
+        smoke=_smoke_after(state, player, phase),
         expenditure=None,
     )
+
+
+def _smoke_after(state: AslState, player: str, phase: Phase) -> tuple[SmokeMarker, ...]:
+    """The SMOKE left once the phase changes: some goes, full ordnance SMOKE flips (A24.4)."""
+    flips = state.sheet.settings.ordnance_wp_flips
+    after = (m.after(state.phase, player, phase, wp_flips=flips) for m in state.smoke)
+    return tuple(m for m in after if m is not None)
 
 
 def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
