@@ -16,8 +16,9 @@ When a marker goes (readings; README, Games):
   removed under the setting ``ordnance_wp_flips``), and then goes at the PFPh after.
 
 >>> full = SmokeMarker(Hex(2, -1), "smoke", "pak", "german", FLIP_OWNER_NEXT_PFPH)
->>> full.after(Phase.RPH, "german", Phase.PFPH)
-SmokeMarker(hex=Hex(2, -1), marker='dispersed smoke', unit='pak', side='german', removal="owner's next PFPh")
+>>> flipped = full.after(Phase.RPH, "german", Phase.PFPH)
+>>> flipped.marker, flipped.removal
+('dispersed smoke', "owner's next PFPh")
 >>> full.after(Phase.RPH, "russian", Phase.PFPH) is full
 True
 
