@@ -352,14 +352,20 @@ def test_canister_is_halved_in_the_afph_when_infantry_manned_the_gun_in_the_mph(
     assert play.do("russian", "canister at45", "1,1").ruling["canister"]["fp"] == 4
 
 
-@pytest.mark.clause("C8.41")
-def test_canister_on_the_adjacent_hex_is_halved_or_quartered():
+@pytest.mark.clause("C8.41", "C8.4-dr")
+def test_canister_on_the_adjacent_hex_is_halved_or_quartered_on_the_same_dr():
     play = Play()
     play.to("PFPh")
-    assert play.do("german", "canister stug --adjacent hex", "1,1").ruling["canister"]["fp"] == 6
+    done = play.do("german", "canister stug --adjacent hex", "1,1").ruling
+    assert done["canister"]["fp"] == 12 and done["adjacent"]["fp"] == 6
+    assert [(h["role"], h["fp"]) for h in done["hexes"]] == [("target", 12), ("adjacent", 6)]
     play.to("DFPh", "russian")
-    quartered = play.do("german", "canister stug --adjacent hexside", "1,1").ruling["canister"]
-    assert quartered["fp"] == 3
+    quartered = play.do("german", "canister stug --adjacent hexside", "1,1").ruling
+    assert [(h["role"], h["fp"]) for h in quartered["hexes"]] == [
+        ("target", 12),
+        ("adjacent", 3),
+        ("adjacent", 3),
+    ]
 
 
 def aimed(**changes: Any) -> Play:

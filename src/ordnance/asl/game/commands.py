@@ -6,8 +6,9 @@
 ``[--intensive-fire] [--target T --tem TEM]``              ``--own-hex``, ``--interior-building``;
                                                            ``--target`` is HEAT's target kind or
                                                            the hex SMOKE/WP goes to
-``canister UNIT [--fp N] [--drm N]... [--adjacent X]``     an IFT attack (C8.4); ``--armored``,
-``[--aim N | --building HEX --level L --top T]``           ``--purpose attack|rubble|fire|wire``
+``canister UNIT [--fp N] [--drm N]... [--adjacent X]``     one IFT DR on the target and the
+``[--adjacent-drm N]... [--aim N | --building HEX``        adjacent hex(es) (C8.4, C8.41);
+``--level L --top T]``                                     ``--armored``, ``--purpose P``
 ``move UNIT [--to HEX] [--ca CORNER] [--mp N]``            one MP/MF expenditure in the own MPh
 ``man UNIT``                                               Infantry moved to and manned the Gun
 ``mark UNIT [--ce|--bu] [--motion|--stopped]``             a vehicle's markers and crew, recorded
@@ -110,6 +111,7 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
             "--fp": Option("fp", _fp),
             "--drm": Option("drms", whole_number, repeats=True),
             "--adjacent": Option("adjacent", _adjacent),
+            "--adjacent-drm": Option("adjacent_drms", whole_number, repeats=True),
             "--armored": Option("armored", None),
             "--purpose": Option("purpose", _word),
             "--aim": Option("aim", whole_number),
