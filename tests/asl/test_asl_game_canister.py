@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from tests.asl import test_asl_game_d13 as d13
 from tests.asl.test_asl_game import aimed, kinds
 
