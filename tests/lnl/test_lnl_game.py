@@ -220,8 +220,8 @@ def test_the_sequence_of_play_is_kept(play: Play):
     play.do("german", "end")
     play.do("american", "pass")
     assert "already acted" in play.refused("german", "move pz4 --to E6").sentence
-    with pytest.raises(BadInput, match="not adjacent"):
-        play.do("german", "move pg --to F5")
+    jump = play.refused("german", "move pg --to F5")
+    assert jump.clause == "LnLT movement" and "not adjacent" in jump.sentence
 
 
 # --- the enemy's choice --------------------------------------------------------------------------
@@ -333,3 +333,14 @@ def test_the_game_map_draws_the_smoke_and_wp_markers(hamlet_dir: Path):
     svg = render_svg(game_map, chart)
     assert ">WP<" in svg and ">S1<" in svg  # the discs on E3
     assert "wp (WP)" in svg and "smoke 1 (S1)" in svg  # and the legend
+
+
+@pytest.mark.clause("SYS.cite")
+def test_a_move_into_an_enemy_hex_is_refused_as_melee_not_modelled(hamlet_dir: Path):
+    sides = hamlet_scenario()["sides"]
+    sides["german"]["units"]["pg"]["hex"] = "E4"
+    play = Play(hamlet_dir, sides=sides)
+    play.operations()
+    refused = play.refused("german", "move pg --to E3")
+    assert refused.clause == "LnLT melee" and "sq1" in refused.sentence
+    assert play.do("german", "move pg --to F4").ruling["path"] == ["F4"]

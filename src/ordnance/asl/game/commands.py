@@ -9,10 +9,11 @@
 ``canister UNIT [--fp N] [--drm N]... [--adjacent X]``     one IFT DR on the target and the
 ``[--adjacent-drm N]... [--aim N | --building HEX``        adjacent hex(es) (C8.4, C8.41);
 ``--level L --top T]``                                     ``--armored``, ``--purpose P``
-``move UNIT [--to HEX] [--ca CORNER] [--mp N]``            one MP/MF expenditure in the own MPh
+``move UNIT [--to HEX]... [--dest HEX] [--ca C]``          a checked path (or destination) in the
+``[--mp N]``                                               own MPh; ``--mp``: MP spent in place
 ``man UNIT``                                               Infantry moved to and manned the Gun
 ``mark UNIT [--ce|--bu] [--motion|--stopped]``             a vehicle's markers and crew, recorded
-``[--crew STATE] [--abandoned] [--fired]``                 by its owner (D13.2-state)
+``[--crew STATE] [--abandoned] [--fired] [--immobile]``    by its owner (D13.2-state)
 ``dispense UNIT [--type T] [--target HEX] [--ca C]``       a smoke dispenser usage DR (D13.2-.34);
 ``[--hindrance N] [--cc-he]``                              an sM aims at ``--target``
 ``grenades UNIT``                                          a smoke grenade usage dr (D13.35)
@@ -123,7 +124,8 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
     "move": (
         True,
         {
-            "--to": Option("to", label),
+            "--to": Option("to", label, repeats=True),
+            "--dest": Option("dest", label),
             "--ca": Option("ca", label),
             "--mp": Option("mp", whole_number),
         },
@@ -139,6 +141,7 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
             "--crew": Option("crew", _crew),
             "--abandoned": Option("abandoned", None),
             "--fired": Option("fired", None),
+            "--immobile": Option("immobile", None),
         },
     ),
     "dispense": (
