@@ -135,7 +135,8 @@ def find_path(state: AslState, unit: Unit, dest: str) -> list[PathStep]:
                 if there == goal:
                     refusals.append(refused.sentence)
                 continue
-            total = cost + step.mp
+            # A team's MF are not counted: its search takes the fewest hexes instead.
+            total = cost + (step.mp if unit.afv is not None else 1)
             if total > limit or total >= best.get(there, total + 1):
                 continue
             best[there] = total
