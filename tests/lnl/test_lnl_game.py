@@ -213,13 +213,17 @@ def test_a_shell_after_the_vehicles_mgs_is_refused(play: Play):
     assert "smoke-shell pz4 --at E3" not in play.rules.legal_actions(play.state, "german")
 
 
+@pytest.mark.clause("LNL.S-fire")
 def test_the_sequence_of_play_is_kept(play: Play):
     assert play.refused("american", "pass").clause == "LnLT sequence of play"  # not its impulse
     play.do("german", "smoke-shell pz4 --at E3", "3,4", "6")
     assert "action is open" in play.refused("german", "pass").sentence
+    # one shell per action: a second one in the same action is refused (no Rate of Fire)
+    assert play.refused("german", "wp-shell pz4 --at E3", "1,1").clause == "LNL.S-fire"
     play.do("german", "end")
     play.do("american", "pass")
     assert "already acted" in play.refused("german", "move pz4 --to E6").sentence
+    assert "already acted" in play.refused("german", "smoke-shell pz4 --at E3", "1,1").sentence
     jump = play.refused("german", "move pg --to F5")
     assert jump.clause == "LnLT movement" and "not adjacent" in jump.sentence
 
