@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+from tests.asl import test_asl_game_d13 as d13
 from tests.asl.test_asl_game_d13 import Play
 
 from ordnance.asl.game.sight import los
@@ -160,5 +161,7 @@ def test_the_cli_lists_the_marker_counts_it_on_a_los_and_refuses_a_second_shot(c
         "game", "render", game, "--db", db, "--out", str(out), "--los", "4G9", "4K9", "--json"
     ).json
     assert rendered["los"]["total_hindrance"] == 3 and "4I9" in str(rendered["los"]["hindrances"])
+    on_file = sum(len(m) for m in d13.village().markers.values())
+    assert rendered["markers"] == on_file + 1  # the map file's markers and the game's SMOKE
     again = cli(*base, *smoke, "--target", "4J9")
     assert again.code == 1 and "A3" in again.err and len(again.err.strip().splitlines()) == 1
