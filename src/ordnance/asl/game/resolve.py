@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ordnance.asl.canister import canister_attack, canister_may
+from ordnance.asl.canister import Adjacent, CanisterRuling, canister_attack, canister_may
 from ordnance.asl.canister_target import canister_aiming_points, canister_building_levels
 from ordnance.asl.capabilities import Capability, evaluate
 from ordnance.asl.dates import COMMONWEALTH
@@ -433,7 +433,9 @@ def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -
     adjacent = args.get("adjacent") if aim is None else aim.adjacent_kind
     roll = dice.roll_dr(f"Canister IFT DR for {unit.id}")
 
-    def attack_on(kind: Any, drms: Sequence[Any], why: str, armored: bool) -> Any:
+    def attack_on(
+        kind: Adjacent | None, drms: Sequence[int], why: str, armored: bool
+    ) -> CanisterRuling:
         return canister_attack(
             fp,
             roll,
@@ -477,15 +479,15 @@ def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -
     return Resolution(tuple(events), _ruling(command, clauses, sentence, detail))
 
 
-def _without_supply(attack: Any) -> str:
+def _without_supply(attack: CanisterRuling) -> str:
     """The adjacent attack's sentence without the supply notes the target's already gave."""
-    text = str(attack.explanation)
+    text = attack.explanation
     cut = text.find(" Depletion check")
     return text if cut < 0 else text[:cut]
 
 
 def _canister_hexes(
-    aim: _Aim | None, attack: Any, near: Any, adjacent: str | None
+    aim: _Aim | None, attack: CanisterRuling, near: CanisterRuling | None, adjacent: str | None
 ) -> list[dict[str, Any]]:
     """Each hex the shot attacks, with its FP, Final DR and result (C8.4-target, C8.41)."""
     targets: list[str | None] = [None] if aim is None or not aim.targets else list(aim.targets)
@@ -497,7 +499,7 @@ def _canister_hexes(
     return rows
 
 
-def _hex_row(hex: str | None, role: str, attack: Any) -> dict[str, Any]:
+def _hex_row(hex: str | None, role: str, attack: CanisterRuling) -> dict[str, Any]:
     data = attack.to_json()
     return {
         "hex": hex,
@@ -518,7 +520,7 @@ class _Aim(NamedTuple):
     clause: str
     targets: tuple[str, ...]
     adjacent: tuple[str, ...]
-    adjacent_kind: str | None
+    adjacent_kind: Adjacent | None
 
 
 def _aim(state: AslState, command: Command, unit: Unit) -> _Aim | None:
@@ -544,8 +546,8 @@ def _aim(state: AslState, command: Command, unit: Unit) -> _Aim | None:
         )
         words = f"Aimed at levels {levels[0]}-{levels[2]} of the building in {sheet.label(target)}."
         data = {"building": sheet.label(target), "levels": list(levels)}
-        kind = args.get("adjacent")
-        return _Aim(data, words, "C8.4-building", (sheet.label(target),), (), kind)
+        given: Adjacent | None = args.get("adjacent")
+        return _Aim(data, words, "C8.4-building", (sheet.label(target),), (), given)
     if status.ca is None:
         raise BadInput("unit", unit.id, "the scenario gives it no CA ('ca'), so it cannot aim")
     points = canister_aiming_points(status.hex, status.ca)
@@ -557,7 +559,7 @@ def _aim(state: AslState, command: Command, unit: Unit) -> _Aim | None:
     point = points[aim - 1]
     cluster = [sheet.label(h) for h in point.cluster]
     adjacent = [sheet.label(h) for h in point.adjacent]
-    expected = "hexside" if len(adjacent) == 2 else "hex"
+    expected: Adjacent = "hexside" if len(adjacent) == 2 else "hex"
     game_map = sheet.game_map
     ground = (lambda h: 0) if game_map is None else game_map.elevation
     same_level = all(ground(h) == ground(status.hex) for h in point.cluster)
