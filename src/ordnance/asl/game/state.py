@@ -244,7 +244,9 @@ def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
     if afv is not None:
         afv = afv.next_player_turn() if new_turn else replace(afv, later_fire=None)
     # Most units have nothing to clear: the same (immutable) status serves.
-    if afv == status.afv and not (new_turn and (status.moved or status.manned)):
+    if afv == status.afv and not (
+        new_turn and (status.moved or status.manned or status.prep_fired)
+    ):
         return status
     if new_turn:
         return replace(status, moved=False, manned=False, prep_fired=False, afv=afv)
