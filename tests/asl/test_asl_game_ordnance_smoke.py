@@ -131,7 +131,9 @@ def test_the_target_hex_is_checked_before_any_roll():
 
 
 @pytest.mark.clause("C8.52", "C8.5-effect", "SYS.record")
-def test_the_cli_lists_the_marker_counts_it_on_a_los_and_refuses_a_second_shot(cli, tmp_path: Path):
+def test_the_cli_lists_the_marker_counts_it_on_a_los_and_refuses_a_second_shot(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     scenario = {
         "ruleset": "asl",
         "name": "SMOKE on row 9",
@@ -147,7 +149,8 @@ def test_the_cli_lists_the_marker_counts_it_on_a_los_and_refuses_a_second_shot(c
     db = f"sqlite:///{tmp_path / 'g.db'}"
     made = cli("game", "new", str(path), "--db", db, "--json").json
     game, token = made["game"], made["tokens"]["german"]
-    base = ["game", "do", game, "--side", "german", "--token", token, "--db", db]
+    monkeypatch.setenv("ORDNANCE_TOKEN", token)  # not on the command line (ps can read it)
+    base = ["game", "do", game, "--side", "german", "--db", db]
     assert cli(*base, "phase", "next").code == 0  # the RPh ends: the PFPh begins
     smoke = ["fire", "pak", "--ammo", "SMOKE", "--to-hit", "7", "--dice", "2,2"]
     fired = cli(*base, *smoke, "--target", "4I9")
