@@ -130,9 +130,10 @@ def test_a_dr_above_it_means_none_and_the_gun_has_not_fired():
     assert kinds(done) == ["record"]  # no 'fired': it counts as not having fired
     assert not done.ruling["fired"] and play.state.shots == ()
     assert play.ammo("pak")["APCR"]["exhausted"]
-    # ... so the phase is still open to SMOKE, and the Gun may fire again with other ammo.
+    # ... so the phase is still open to SMOKE, and the Gun may fire again with other ammo;
+    # that shot counts, so a third one is refused (no Rate of Fire in these texts).
     assert play.do("german", "fire pak --ammo SMOKE", "2,2").ruling["fired"]
-    assert play.do("german", "fire pak --ammo AP", "4,4").ruling["fired"]
+    assert play.refused("german", "fire pak --ammo AP", "4,4").clause == "A3"
 
 
 @pytest.mark.clause("C8.9-gt")
@@ -181,10 +182,12 @@ def test_each_shot_of_one_gun_declares_its_own_ammunition():
     play = Play()
     play.to("PFPh")
     first = play.do("german", "fire pak --ammo APCR", "1,1")
+    assert [s.ammo for s in play.state.shots] == [Family.APCR]
+    play.to("DFPh", "russian")
     second = play.do("german", "fire pak --ammo AP", "2,2")
+    play.to("PFPh", "german")
     third = play.do("german", "fire pak --ammo APCR", "1,1")
     assert [r.ruling["ammo"] for r in (first, second, third)] == ["APCR", "AP", "APCR"]
-    assert [s.ammo for s in play.state.shots] == [Family.APCR, Family.AP, Family.APCR]
 
 
 @pytest.mark.clause("C8.1-date", "C8.91")
@@ -349,13 +352,20 @@ def test_canister_is_halved_in_the_afph_when_infantry_manned_the_gun_in_the_mph(
     assert play.do("russian", "canister at45", "1,1").ruling["canister"]["fp"] == 4
 
 
-@pytest.mark.clause("C8.41")
-def test_canister_on_the_adjacent_hex_is_halved_or_quartered():
+@pytest.mark.clause("C8.41", "C8.4-dr")
+def test_canister_on_the_adjacent_hex_is_halved_or_quartered_on_the_same_dr():
     play = Play()
     play.to("PFPh")
-    assert play.do("german", "canister stug --adjacent hex", "1,1").ruling["canister"]["fp"] == 6
-    quartered = play.do("german", "canister stug --adjacent hexside", "1,1").ruling["canister"]
-    assert quartered["fp"] == 3
+    done = play.do("german", "canister stug --adjacent hex", "1,1").ruling
+    assert done["canister"]["fp"] == 12 and done["adjacent"]["fp"] == 6
+    assert [(h["role"], h["fp"]) for h in done["hexes"]] == [("target", 12), ("adjacent", 6)]
+    play.to("DFPh", "russian")
+    quartered = play.do("german", "canister stug --adjacent hexside", "1,1").ruling
+    assert [(h["role"], h["fp"]) for h in quartered["hexes"]] == [
+        ("target", 12),
+        ("adjacent", 3),
+        ("adjacent", 3),
+    ]
 
 
 def aimed(**changes: Any) -> Play:
@@ -371,6 +381,7 @@ def test_canister_aims_at_one_of_five_vertices_two_hexsides_out():
     middle = play.do("german", "canister stug --aim 3 --adjacent hexside", "1,1").ruling
     assert middle["aim"]["cluster"] == ["4I5", "4J4", "4J5"]
     assert middle["aim"]["adjacent"] == ["4H4", "4H5"] and "C8.4-target" in middle["clauses"]
+    play.to("DFPh", "russian")
     refusal = play.refused("german", "canister stug --aim 1 --adjacent hexside", "1,1")
     assert refusal.clause == "C8.41"  # aiming point 1's line passes one hex only
     with pytest.raises(BadInput, match="1 to 5"):
@@ -394,6 +405,7 @@ def test_canister_at_three_levels_of_a_building_two_hexes_away():
     play.to("PFPh")
     done = play.do("german", "canister stug --building 4I5 --level 1 --top 2", "1,1").ruling
     assert done["aim"] == {"building": "4I5", "levels": [0, 1, 2]}
+    play.to("DFPh", "russian")
     too_near = "canister stug --building 4H5 --level 1 --top 2"
     assert play.refused("german", too_near, "1,1").clause == "C8.4-building"
     too_high = "canister stug --building 4I5 --level 2 --top 2"
@@ -452,9 +464,10 @@ def test_a_gun_may_not_smoke_its_own_hex():
 def test_wp_in_any_friendly_fire_phase_before_other_fire():
     play = Play()
     play.to("PFPh")
-    play.do("german", "fire pak --ammo SMOKE", "1,1")  # smoke does not close the phase
+    play.do("german", "fire pz4 --ammo SMOKE", "1,1")  # smoke does not close the phase
     assert play.do("german", "fire pak --ammo WP", "1,1").ruling["placement"]["dispersed"] is False
-    play.to("AFPh")
+    play.to("RPh", "russian")
+    play.to("AFPh", "german")  # the next German Player Turn: pak did not Prep Fire in it
     assert play.do("german", "fire pak --ammo WP", "1,1").ruling["placement"]["dispersed"] is True
     play.do("german", "fire pz4 --ammo HE", "1,1")
     assert play.refused("german", "fire pak --ammo WP", "1,1").clause == "C8.6"
@@ -480,6 +493,7 @@ def test_limited_stowage_is_a_depletion_number_for_ap_or_he():
     done = play.do("german", "fire stug --ammo HE", "3,3")
     assert done.ruling["depletion"]["outcome"] == "used-last"
     assert play.refused("german", "fire stug --ammo HE", "1,1").clause == "C8.9-eq"
+    play.to("DFPh", "russian")
     assert play.do("german", "fire stug --ammo AP", "1,1").ruling["depletion"]["outcome"] == "used"
     # A Gun without limited stowage fires AP with no depletion check at all.
     assert play.do("german", "fire pz4 --ammo AP", "1,1").ruling["depletion"] is None

@@ -67,7 +67,7 @@ def test_the_ambiguous_hexside_case_returns_the_candidates(cli):
     chosen = cli(*args, "--to-hit", "7", "--dice", "5,6", "--choose", "E6", "--json").json
     assert chosen["hex"] == "E6"
     bad = cli(*args, "--to-hit", "7", "--dice", "5,6", "--choose", "H3")
-    assert bad.code == 2 and "lands in E5 or E6" in bad.err
+    assert bad.code == 1 and "LNL.S-los" in bad.err and "lands in E5 or E6" in bad.err
 
 
 @pytest.mark.clause("LNL.S-hex")

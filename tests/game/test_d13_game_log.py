@@ -24,7 +24,7 @@ DEMO = EXAMPLES / "asl-d13-demo.yaml"
 STORY = (
     ("american", "phase next"),
     ("american", "phase next"),
-    ("american", "move m24 --to 4G5 --mp 2"),
+    ("american", "move m24 --to 4G5 --mp 1"),
     ("american", "dispense m24 --target 4I5 --dice 1,2"),
     ("german", "dispense pz4 --dice 1,2"),
     ("american", "mark m10 --ce"),

@@ -213,15 +213,19 @@ def test_a_shell_after_the_vehicles_mgs_is_refused(play: Play):
     assert "smoke-shell pz4 --at E3" not in play.rules.legal_actions(play.state, "german")
 
 
+@pytest.mark.clause("LNL.S-fire")
 def test_the_sequence_of_play_is_kept(play: Play):
     assert play.refused("american", "pass").clause == "LnLT sequence of play"  # not its impulse
     play.do("german", "smoke-shell pz4 --at E3", "3,4", "6")
     assert "action is open" in play.refused("german", "pass").sentence
+    # one shell per action: a second one in the same action is refused (no Rate of Fire)
+    assert play.refused("german", "wp-shell pz4 --at E3", "1,1").clause == "LNL.S-fire"
     play.do("german", "end")
     play.do("american", "pass")
     assert "already acted" in play.refused("german", "move pz4 --to E6").sentence
-    with pytest.raises(BadInput, match="not adjacent"):
-        play.do("german", "move pg --to F5")
+    assert "already acted" in play.refused("german", "smoke-shell pz4 --at E3", "1,1").sentence
+    jump = play.refused("german", "move pg --to F5")
+    assert jump.clause == "LnLT movement" and "not adjacent" in jump.sentence
 
 
 # --- the enemy's choice --------------------------------------------------------------------------
@@ -243,8 +247,9 @@ def test_an_ambiguous_landing_waits_for_the_enemy_sides_choice(hamlet_dir: Path)
     assert play.rules.legal_actions(play.state, "german") == ()
     assert play.refused("german", "end").clause == "LNL.S-los"
     assert play.refused("german", "choose D2").clause == "LNL.S-los"  # the enemy chooses
-    with pytest.raises(BadInput):
-        play.do("american", "choose E4")
+    # A well-formed hex the rule does not offer is refused with the clause, not bad input.
+    assert play.refused("american", "choose E4").clause == "LNL.S-los"
+    assert play.refused("american", "choose F4").clause == "LNL.S-los"
     chosen = play.do("american", "choose d3")
     assert chosen.ruling["hex"] == "D3" and kinds(chosen) == ["chosen", "marker-placed"]
     assert play.view["markers"]["D3"] == ["smoke 1"] and play.view["pending"] is None
@@ -332,3 +337,14 @@ def test_the_game_map_draws_the_smoke_and_wp_markers(hamlet_dir: Path):
     svg = render_svg(game_map, chart)
     assert ">WP<" in svg and ">S1<" in svg  # the discs on E3
     assert "wp (WP)" in svg and "smoke 1 (S1)" in svg  # and the legend
+
+
+@pytest.mark.clause("SYS.cite")
+def test_a_move_into_an_enemy_hex_is_refused_as_melee_not_modelled(hamlet_dir: Path):
+    sides = hamlet_scenario()["sides"]
+    sides["german"]["units"]["pg"]["hex"] = "E4"
+    play = Play(hamlet_dir, sides=sides)
+    play.operations()
+    refused = play.refused("german", "move pg --to E3")
+    assert refused.clause == "LnLT melee" and "sq1" in refused.sentence
+    assert play.do("german", "move pg --to F4").ruling["path"] == ["F4"]

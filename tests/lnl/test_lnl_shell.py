@@ -173,8 +173,9 @@ def test_along_a_hexside_the_enemy_chooses_and_the_shot_waits():
     assert "enemy side chooses D2 or D3" in shot.explanation
     chosen = fire(roll="5,6", firer=A3, choice=GRID.parse("D3"))
     assert (chosen.hex, chosen.waits_for_enemy) == ("D3", False)
-    with pytest.raises(BadInput, match="lands in D2 or D3"):
+    with pytest.raises(IllegalAction, match="lands in D2 or D3") as refused:
         fire(roll="5,6", firer=A3, choice=GRID.parse("E4"))
+    assert refused.value.clause == "LNL.S-los"
 
 
 @pytest.mark.clause("LNL.S-los")

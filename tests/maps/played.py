@@ -18,7 +18,7 @@ MOVES: dict[str, tuple[tuple[str, ...], ...]] = {
     "asl-d13-demo": (
         ("american", "phase next"),
         ("american", "phase next"),
-        ("american", "move m24 --to 4G5 --mp 2"),
+        ("american", "move m24 --to 4G5 --mp 1"),  # 1 MP for the hex, 1 in place
         ("american", "dispense m24 --target 4I5", "1,2"),
         ("german", "dispense pz4", "2,2"),
         ("american", "dispense m10", "1,1"),

@@ -79,11 +79,13 @@ class AslTerrain:
         m, ground = self.game_map, self.game_map.elevation(hex)
         parts: list[Sight] = []
         if hex not in (line.firer, line.target):
-            if self.ends.ground_blocks(ground):
-                self.log.rule("A6 (hills)")
-                return Sight(blocks=True, reason=f"hill (level {ground})")
             terrain = self.chart.hex(m.terrain(hex))
-            if (terrain.blocks or terrain.hindrance) and not self.ends.passes_over(
+            if self.ends.ground_blocks(ground):
+                # A hill blocks, but the SMOKE on it still hinders as it would beside a clear
+                # hex: a pair counts its larger hindrance whether or not it blocks (README).
+                self.log.rule("A6 (hills)")
+                parts.append(Sight(blocks=True, reason=f"hill (level {ground})"))
+            elif (terrain.blocks or terrain.hindrance) and not self.ends.passes_over(
                 ground, terrain.height
             ):
                 self.log.note(terrain)

@@ -116,6 +116,14 @@ class Settings:
         " stays until its owner's next PFPh like other Dispersed SMOKE (A24.4). Placed in the"
         " opponent's MPh it always goes at the end of that MPh (D13.35).",
     )
+    ordnance_wp_flips: bool = _setting(
+        True,
+        "[src: VASL issue 1254]",
+        "A24.4, C8.6",
+        "Full WP from ordnance turns into Dispersed WP at the start of its owner's next PFPh,"
+        " as full SMOKE turns Dispersed (VASL's SMOKE button flips WP too); when false it is"
+        " removed then.",
+    )
     theater_e: str = _setting(
         "ETO", "[inferred]", "C8.91", "Theaters a counter's E flag covers (comma-separated)."
     )

@@ -270,8 +270,9 @@ D13_STEPS: tuple[tuple[str, str, int], ...] = (
     ("D13 on a map: the American Rally and Prep Fire Phases end.", "{american_do} phase next", 0),
     ("", "{american_do} phase next", 0),
     (
-        "The M24 spends 2 MP to enter 4G5: both German AFVs see it (D13.2-defensive).",
-        "{american_do} move m24 --to 4G5 --mp 2",
+        "The M24 spends 2 MP to enter 4G5 (the hex 1, starting 1): both German AFVs see it"
+        " (D13.2-defensive).",
+        "{american_do} move m24 --to 4G5 --mp 1",
         0,
     ),
     (

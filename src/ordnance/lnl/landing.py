@@ -40,7 +40,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from ordnance.core.errors import BadInput
+from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.core.hexgrid import Hex, one_beyond, one_short
 from ordnance.core.maps import GameMap
 from ordnance.lnl.los import lnl_los
@@ -149,8 +149,13 @@ def settle(
     if not landing.waits:
         raise BadInput("choice", game_map.label(chosen), "no choice of landing hex is pending")
     if chosen not in landing.candidates:
+        # A hex on the map the rule does not offer is a refused choice, not bad input.
         options = " or ".join(game_map.label(h) for h in landing.candidates)
-        raise BadInput("choice", game_map.label(chosen), f"the shell lands in {options}")
+        raise IllegalAction(
+            "LNL.S-los",
+            f"{game_map.label(chosen)} is not a landing hex the rule allows: the shell lands in"
+            f" {options}",
+        )
     return _placed(game_map, firer, landing, chosen, settings)
 
 

@@ -72,12 +72,12 @@ class LnlTerrain:
 
     def hex_sight(self, hex: Hex, line: SightLine) -> Sight:
         m, ground = self.game_map, self.game_map.elevation(hex)
-        if self.ends.ground_blocks(ground):
-            return Sight(blocks=True, reason=f"hill (level {ground})")
         terrain = self.chart.hex(m.terrain(hex))
         blocking: list[str] = []
         degrading: list[str] = []
-        if not self.ends.passes_over(ground, terrain.height):
+        if self.ends.ground_blocks(ground):
+            blocking.append(f"hill (level {ground})")
+        elif not self.ends.passes_over(ground, terrain.height):
             if terrain.blocks:
                 blocking.append(terrain.name)
             elif terrain.hindrance:
@@ -92,9 +92,11 @@ class LnlTerrain:
                 blocking.append(name)
             elif marker.hindrance:
                 degrading.append(name if name == marker.name else f"{name} (as {marker.name})")
+        # A hex degrades once, however many degrading things it holds; a blocking hex keeps
+        # its degrading marker, so a pair along it degrades as it would beside a clear hex.
+        degrades = 1 if degrading else 0
         if blocking:
-            return Sight(blocks=True, reason=" + ".join(blocking))
-        # A hex degrades once, however many degrading things it holds.
+            return Sight(degrades, blocks=True, reason=" + ".join(blocking + degrading))
         return Sight(1, reason=" + ".join(degrading)) if degrading else CLEAR
 
     @property

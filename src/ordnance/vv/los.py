@@ -11,7 +11,8 @@ Built on :func:`ordnance.core.hexgrid.trace` with the V&V terrain table and thes
   (r. 10.10) or of the target's hex (that one is the target's cover); a line running along one
   is always hindered. Bocage blocks, except a hexside of either end hex.
 - Along a hexside the pair blocks only if both sides block, and hinders by the lesser side: not
-  at all if one side is open [inferred from r. 9's three cases].
+  at all if one side is open [inferred from r. 9's three cases]; a pair that blocks hinders by
+  the lesser of its sides' own hindrances (smoke on them), as a pair that does not block would.
 - Hindrances add up; nothing blocks by accumulation. Levels: :mod:`ordnance.core.maps.levels`.
 - Hills block, except across one slope hex (r. 9, the rules' own hill example): a hex whose
   ground lies strictly between the two ends' levels (level 1 between a level-2 firer and a
@@ -76,15 +77,19 @@ def lesser_side(a: Sight, b: Sight) -> Sight:
     """V&V's pair along a hexside: blocks if both block, else hinders by the lesser side.
 
     A blocking side counts as much as the other side's hindrance; an open side clears it.
+    A pair that blocks hinders by the lesser of its two sides' own hindrances, as it would if
+    neither side blocked (README, Maps).
 
     >>> woods, crops = Sight(blocks=True, reason="woods"), Sight(1, reason="crops")
     >>> lesser_side(woods, woods).blocks, lesser_side(woods, crops)
     (True, Sight(hindrance=1, blocks=False, reason='woods and crops'))
     >>> lesser_side(crops, CLEAR)
     Sight(hindrance=0, blocks=False, reason='')
+    >>> lesser_side(Sight(2, True, "woods + smoke 2"), Sight(1, True, "woods + smoke 1"))
+    Sight(hindrance=1, blocks=True, reason='woods + smoke 2 and woods + smoke 1')
     """
     if a.blocks and b.blocks:
-        return Sight(max(a.hindrance, b.hindrance), True, _both(a, b))
+        return Sight(min(a.hindrance, b.hindrance), True, _both(a, b))
     if a.blocks or b.blocks:
         other = b if a.blocks else a
         return Sight(other.hindrance, False, _both(a, b) if other.hindrance else "")
@@ -114,16 +119,21 @@ class VvTerrain:
         m, ground = self.game_map, self.game_map.elevation(hex)
         parts: list[Sight] = []
         if hex != line.target:
+            terrain = self.chart.hex(m.terrain(hex))
+            # A hill (or a second slope hex) blocks; the smoke on it still counts, as beside a
+            # clear hex (README).
+            hill = None
             if self.ends.ground_blocks(ground):
-                return Sight(blocks=True, reason=f"hill (level {ground})")
-            if self.ends.lower < ground < self.ends.higher:
+                hill = f"hill (level {ground})"
+            elif self.ends.lower < ground < self.ends.higher:
                 # The slope exception covers one slope hex; both hexes of a pair along a
                 # hexside share one range, so they count as one crossing.
                 self.slopes.add(line.firer.distance(hex))
                 if len(self.slopes) > 1:
-                    return Sight(blocks=True, reason=f"second slope hex (level {ground})")
-            terrain = self.chart.hex(m.terrain(hex))
-            if (terrain.blocks or terrain.hindrance) and not self.ends.passes_over(
+                    hill = f"second slope hex (level {ground})"
+            if hill is not None:
+                parts.append(Sight(blocks=True, reason=hill))
+            elif (terrain.blocks or terrain.hindrance) and not self.ends.passes_over(
                 ground, terrain.height
             ):
                 parts.append(Sight(terrain.hindrance, terrain.blocks, terrain.name))

@@ -16,6 +16,7 @@ key                 default    meaning
 ``motion``          false      the vehicle is in Motion
 ``crew``            ok         ok, stunned, shocked or broken (D13.2-state)
 ``abandoned``       false      the crew has Abandoned the vehicle
+``immobile``        false      the vehicle is immobile: it may not move (D2)
 ``vca``             none       a turreted AFV's hull facing (its ``ca`` is the TCA; an NT
                                AFV's ``ca`` is its VCA)
 ==================  =========  ==============================================================
@@ -58,6 +59,7 @@ AFV_KEYS = frozenset(
         "motion",
         "crew",
         "abandoned",
+        "immobile",
         "vca",
     }
 )
@@ -68,6 +70,7 @@ _FLAGS = {
     "ce": False,
     "motion": False,
     "abandoned": False,
+    "immobile": False,
 }
 MAX_MP = 60
 
@@ -137,6 +140,7 @@ class AfvStatus:
     dispenser_attempted: bool = False
     grenades_attempted: bool = False
     later_fire: LaterFire | None = None
+    immobile: bool = False
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> AfvStatus:
@@ -148,6 +152,7 @@ class AfvStatus:
             crew=Crew.parse(data["crew"]),
             abandoned=data["abandoned"],
             vca=None if vca is None else Corner.parse(vca),
+            immobile=bool(data.get("immobile", False)),
         )
 
     def next_player_turn(self) -> AfvStatus:
@@ -155,7 +160,8 @@ class AfvStatus:
 
         >>> AfvStatus(ce=True, fired=True, mp_spent=3).next_player_turn()
         AfvStatus(ce=True, motion=False, crew=<Crew.OK: 'ok'>, abandoned=False, vca=None, \
-mp_spent=0, fired=False, dispenser_attempted=False, grenades_attempted=False, later_fire=None)
+mp_spent=0, fired=False, dispenser_attempted=False, grenades_attempted=False, later_fire=None, \
+immobile=False)
         """
         return replace(
             self,
@@ -173,7 +179,9 @@ mp_spent=0, fired=False, dispenser_attempted=False, grenades_attempted=False, la
         <Crew.STUNNED: 'stunned'>
         """
         changes: dict[str, Any] = {
-            key: bool(data[key]) for key in ("ce", "motion", "abandoned", "fired") if key in data
+            key: bool(data[key])
+            for key in ("ce", "motion", "abandoned", "fired", "immobile")
+            if key in data
         }
         if "crew" in data:
             changes["crew"] = Crew.parse(str(data["crew"]))
@@ -252,6 +260,7 @@ def afv_view(facts: Afv, status: AfvStatus, ca: Corner | None) -> dict[str, Any]
         "motion": status.motion,
         "crew": str(status.crew),
         "abandoned": status.abandoned,
+        "immobile": status.immobile,
         "vca": None if vca is None else vca.name,
         "tca": None if not turreted or ca is None else ca.name,
         "mp": facts.mp,

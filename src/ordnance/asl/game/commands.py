@@ -3,13 +3,17 @@
 =========================================================  =========================================
 ``phase next``                                             end this phase (its owner only)
 ``fire UNIT --ammo A [--to-hit N] [--drm N]...``           one shot with declared ammunition; also
-``[--intensive-fire] [--target T --tem TEM]``              ``--own-hex``, ``--interior-building``
-``canister UNIT [--fp N] [--drm N]... [--adjacent X]``     an IFT attack (C8.4); ``--armored``,
-``[--aim N | --building HEX --level L --top T]``           ``--purpose attack|rubble|fire|wire``
-``move UNIT [--to HEX] [--ca CORNER] [--mp N]``            one MP/MF expenditure in the own MPh
+``[--intensive-fire] [--target T --tem TEM]``              ``--own-hex``, ``--interior-building``;
+                                                           ``--target`` is HEAT's target kind or
+                                                           the hex SMOKE/WP goes to
+``canister UNIT [--fp N] [--drm N]... [--adjacent X]``     one IFT DR on the target and the
+``[--adjacent-drm N]... [--aim N | --building HEX``        adjacent hex(es) (C8.4, C8.41);
+``--level L --top T]``                                     ``--armored``, ``--purpose P``
+``move UNIT [--to HEX]... [--dest HEX] [--ca C]``          a checked path (or destination) in the
+``[--mp N]``                                               own MPh; ``--mp``: MP spent in place
 ``man UNIT``                                               Infantry moved to and manned the Gun
 ``mark UNIT [--ce|--bu] [--motion|--stopped]``             a vehicle's markers and crew, recorded
-``[--crew STATE] [--abandoned] [--fired]``                 by its owner (D13.2-state)
+``[--crew STATE] [--abandoned] [--fired] [--immobile]``    by its owner (D13.2-state)
 ``dispense UNIT [--type T] [--target HEX] [--ca C]``       a smoke dispenser usage DR (D13.2-.34);
 ``[--hindrance N] [--cc-he]``                              an sM aims at ``--target``
 ``grenades UNIT``                                          a smoke grenade usage dr (D13.35)
@@ -34,6 +38,7 @@ from typing import Any
 
 from ordnance.asl.canister import ADJACENT_CHOICES
 from ordnance.asl.dispensers import Crew, dispenser_family
+from ordnance.asl.heat import DATA as HEAT_DATA
 from ordnance.asl.notation import Family
 from ordnance.core.command_words import (
     Option,
@@ -55,6 +60,15 @@ def _ammo(text: str) -> str:
 
 def _word(text: str) -> str:
     return text.strip().lower()
+
+
+HEAT_TARGETS = HEAT_DATA.always | HEAT_DATA.when_covered
+
+
+def _target(text: str) -> str:
+    """HEAT's target kind (a word, lower case) or a SMOKE/WP target hex (a label)."""
+    word = _word(text)
+    return word if word in HEAT_TARGETS else label(text)
 
 
 def _adjacent(text: str) -> str:
@@ -86,7 +100,7 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
             "--to-hit": Option("to_hit", whole_number),
             "--drm": Option("drms", whole_number, repeats=True),
             "--intensive-fire": Option("intensive_fire", None),
-            "--target": Option("target", _word),
+            "--target": Option("target", _target),
             "--tem": Option("tem", _word),
             "--own-hex": Option("own_hex", None),
             "--interior-building": Option("interior_building", None),
@@ -98,6 +112,7 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
             "--fp": Option("fp", _fp),
             "--drm": Option("drms", whole_number, repeats=True),
             "--adjacent": Option("adjacent", _adjacent),
+            "--adjacent-drm": Option("adjacent_drms", whole_number, repeats=True),
             "--armored": Option("armored", None),
             "--purpose": Option("purpose", _word),
             "--aim": Option("aim", whole_number),
@@ -109,7 +124,8 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
     "move": (
         True,
         {
-            "--to": Option("to", label),
+            "--to": Option("to", label, repeats=True),
+            "--dest": Option("dest", label),
             "--ca": Option("ca", label),
             "--mp": Option("mp", whole_number),
         },
@@ -125,6 +141,7 @@ VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
             "--crew": Option("crew", _crew),
             "--abandoned": Option("abandoned", None),
             "--fired": Option("fired", None),
+            "--immobile": Option("immobile", None),
         },
     ),
     "dispense": (

@@ -9,8 +9,18 @@ When a marker goes (readings; README, Games):
 * ``end of this MPh``: vehicular grenade SMOKE, when the MPh it was placed in ends (D13.35;
   in the vehicle's own MPh only under the setting ``grenade_smoke_gone_after_own_mph``);
 * ``owner's next PFPh``: Dispersed SMOKE from a dispenser (and grenade SMOKE when that setting
-  is false) goes at the start of its owner's next Prep Fire Phase, as A24.4 removes a player's
-  Dispersed SMOKE.
+  is false), and Dispersed SMOKE or WP from ordnance, goes at the start of its owner's next
+  Prep Fire Phase, as A24.4 removes a player's Dispersed SMOKE;
+* ``flips at owner's next PFPh``: full SMOKE or WP from ordnance (C8.51, C8.6) turns into its
+  Dispersed side at the start of its owner's next PFPh (A24.4; WP too, as VASL flips it, or
+  removed under the setting ``ordnance_wp_flips``), and then goes at the PFPh after.
+
+>>> full = SmokeMarker(Hex(2, -1), "smoke", "pak", "german", FLIP_OWNER_NEXT_PFPH)
+>>> flipped = full.after(Phase.RPH, "german", Phase.PFPH)
+>>> flipped.marker, flipped.removal
+('dispersed smoke', "owner's next PFPh")
+>>> full.after(Phase.RPH, "russian", Phase.PFPH) is full
+True
 
 >>> from ordnance.core.hexgrid import Hex
 >>> from ordnance.asl.dispensers.placement import END_OF_MPH
@@ -31,7 +41,10 @@ from ordnance.core.maps import GameMap
 
 DISPERSED_SMOKE = "dispersed smoke"
 GRENADE_SMOKE = "grenade smoke"
-REMOVALS = (END_OF_MPH, OWNER_NEXT_PFPH)
+FLIP_OWNER_NEXT_PFPH = "flips at owner's next PFPh"
+REMOVALS = (END_OF_MPH, OWNER_NEXT_PFPH, FLIP_OWNER_NEXT_PFPH)
+# A full marker's Dispersed side (the terrain table's names).
+DISPERSED_SIDE = {"smoke": DISPERSED_SMOKE, "wp": "dispersed wp"}
 
 
 @dataclass(frozen=True)
@@ -46,11 +59,22 @@ class SmokeMarker:
     removal: str
 
     def expires(self, ending: Phase, player: str, beginning: Phase) -> bool:
-        """Whether it goes when ``ending`` ends and ``player``'s ``beginning`` phase begins."""
+        """Whether it goes (or flips) when ``ending`` ends and ``player``'s ``beginning``
+        phase begins."""
         if self.removal == END_OF_MPH:
             # Placed during an MPh: the first phase change after it is that MPh's end.
             return ending is Phase.MPH
         return beginning is Phase.PFPH and player == self.side
+
+    def after(
+        self, ending: Phase, player: str, beginning: Phase, *, wp_flips: bool = True
+    ) -> SmokeMarker | None:
+        """This marker once that phase change is made: itself, its Dispersed side, or None."""
+        if not self.expires(ending, player, beginning):
+            return self
+        if self.removal != FLIP_OWNER_NEXT_PFPH or (self.marker == "wp" and not wp_flips):
+            return None
+        return replace(self, marker=DISPERSED_SIDE[self.marker], removal=OWNER_NEXT_PFPH)
 
 
 def on_map(game_map: GameMap, markers: Iterable[SmokeMarker]) -> GameMap:

@@ -1,8 +1,10 @@
 """Movement and markers in a game: ``move`` and ``man`` (MP/MF expenditures), ``mark``.
 
-``move UNIT [--to HEX] [--ca CORNER] [--mp N]`` records one expenditure of the side's own unit
-in its own MPh: a vehicle spends N MP (default 1; its ``mp`` allowance, when the scenario gives
-one, may not be exceeded), an SCW or ATR team spends MF. ``man UNIT`` is Infantry spending MF to
+``move UNIT [--to HEX]... | --dest HEX [--ca CORNER] [--mp N]`` records one expenditure of the
+side's own unit in its own MPh: along a path checked hex by hex (:mod:`.paths`), a vehicle
+paying each hex's MP, plus N MP spent in place (starting, stopping, turning); without a path
+N MP (default 1). Its ``mp`` allowance, when the scenario gives one, is never exceeded; an SCW
+or ATR team spends MF. ``man UNIT`` is Infantry spending MF to
 reach and man a Gun. Each expenditure is what the enemy's AFVs may answer with a dispenser or
 grenades in that MPh when they see it (D13.2-defensive): the event names them, judged on the
 scenario's map with the game's SMOKE on it (:func:`.sight.watchers`).
@@ -32,13 +34,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ordnance.asl.game.paths import MOVE_RULE, check_path, find_path, may_move
 from ordnance.asl.game.rulings import SEQUENCE, game_ruling
 from ordnance.asl.game.scenario import Unit
 from ordnance.asl.game.sight import UNSEEN, watchers
 from ordnance.asl.game.state import AslState
 from ordnance.asl.smoke import Phase
 from ordnance.core.errors import BadInput, IllegalAction
-from ordnance.core.hexgrid import Corner
+from ordnance.core.hexgrid import Corner, Hex
 from ordnance.core.ruleset import Command, Event, Resolution
 
 MOVERS = ("vehicle", "scw", "atr")
@@ -72,37 +75,53 @@ def _move(state: AslState, command: Command, unit: Unit) -> Resolution:
     if unit.kind not in MOVERS:
         raise BadInput("unit", unit.id, "a Gun does not move itself; Infantry man it ('man')")
     args, sheet, status = command.args, state.sheet, state.status[unit.id]
-    mp = 1 if args.get("mp") is None else int(args["mp"])
-    if mp < 1:
-        raise BadInput("MP", str(mp), "an expenditure is 1 MP/MF or more")
+    path_words, dest = list(args.get("to") or ()), args.get("dest")
+    if path_words and dest is not None:
+        raise BadInput("command", command.text, "give the path (--to ...) or --dest, not both")
+    if args.get("mp") is not None and int(args["mp"]) < 1:
+        raise BadInput("MP", str(args["mp"]), "an expenditure is 1 MP/MF or more")
+    may_move(state, unit)
+    moving = bool(path_words) or dest is not None
+    steps = []
+    if path_words:
+        steps = check_path(state, unit, path_words)
+    elif dest is not None:
+        steps = find_path(state, unit, str(dest))
+    extra = int(args["mp"]) if args.get("mp") is not None else (0 if moving else 1)
+    mp = (sum(s.mp for s in steps) if unit.afv is not None else 0) + extra
     data: dict[str, Any] = {"unit": unit.id, "mp": mp}
     hex = status.hex
-    if args.get("to") is not None:
-        hex = sheet.hex(str(args["to"]))
+    if steps:
+        hex = steps[-1].hex
         data["hex"] = sheet.label(hex)
+        data["path"] = [sheet.label(s.hex) for s in steps]
     if args.get("ca") is not None:
         data["ca"] = Corner.parse(str(args["ca"])).name
-    words = [f"{unit.id} spent {mp} {'MP' if unit.afv is not None else 'MF'}"]
-    if "hex" in data:
-        words.append(f"entering {data['hex']}")
+    unit_word = "MP" if unit.afv is not None else "MF"
+    words = [f"{unit.id} spent {mp} {unit_word}"]
+    if steps:
+        priced = "; ".join(f"{sheet.label(s.hex)}: {s.why}" for s in steps)
+        words.append(f"entering {', '.join(data['path'])} ({priced}")
+        words[-1] += f"; +{extra} in place)" if extra else ")"
+    rules = tuple(dict.fromkeys(r for s in steps for r in s.rules))
     if unit.afv is not None and status.afv is not None:
         spent = status.afv.mp_spent + mp
         allowance = unit.afv.mp
         if allowance is not None and spent > allowance:
-            raise BadInput(
-                "MP", str(mp), f"{unit.id} has {allowance - status.afv.mp_spent} MP left"
+            raise IllegalAction(
+                MOVE_RULE, f"{unit.id} has {allowance - status.afv.mp_spent} MP left, not {mp}"
             )
         words.append(f"({spent} MP spent" + ("" if allowance is None else f" of {allowance}") + ")")
-    seen = watchers(state, unit.id, hex)
+    hexes: list[Hex | None] = [s.hex for s in steps] or [hex]
+    seen = tuple(dict.fromkeys(u for h in hexes for u in watchers(state, unit.id, h)))
     data["seen_by"] = list(seen)
     sentence = (
         " ".join(words) + ". It moved this Player Turn: its Canister is Area Fire (C8.4-halve)."
     )
+    clauses = ("C8.4-halve", *((MOVE_RULE, *rules) if steps else ()), *_seen_clause(seen))
     return Resolution(
         (Event("moved", data),),
-        game_ruling(
-            command, ("C8.4-halve", *_seen_clause(seen)), _with_seen(sentence, seen, state)
-        ),
+        game_ruling(command, clauses, _with_seen(sentence, seen, state)),
     )
 
 
@@ -139,14 +158,15 @@ def mark(state: AslState, command: Command, unit: Unit) -> Resolution:
         raise BadInput("unit", unit.id, "an unarmored vehicle is neither BU nor CE")
     if args.get("crew") is not None:
         data["crew"] = str(args["crew"])
-    for flag in ("abandoned", "fired"):
+    for flag in ("abandoned", "fired", "immobile"):
         if args.get(flag):
             data[flag] = True
     if len(data) == 1:
         raise BadInput(
             "command",
             command.text,
-            "mark what? --ce, --bu, --motion, --stopped, --crew STATE, --abandoned or --fired",
+            "mark what? --ce, --bu, --motion, --stopped, --crew STATE, --abandoned, --fired or"
+            " --immobile",
         )
     after = status.afv.marked(data)
     facts = [
@@ -156,6 +176,8 @@ def mark(state: AslState, command: Command, unit: Unit) -> Resolution:
     ]
     if after.abandoned:
         facts.append("Abandoned")
+    if after.immobile:
+        facts.append("immobile")
     if after.fired:
         facts.append("has fired a weapon this Player Turn")
     sentence = (

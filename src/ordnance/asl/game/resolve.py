@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ordnance.asl.canister import canister_attack, canister_may
+from ordnance.asl.canister import Adjacent, CanisterRuling, canister_attack, canister_may
 from ordnance.asl.canister_target import canister_aiming_points, canister_building_levels
 from ordnance.asl.capabilities import Capability, evaluate
 from ordnance.asl.dates import COMMONWEALTH
@@ -37,6 +37,7 @@ from ordnance.asl.depletion import (
 )
 from ordnance.asl.game.dispense import dispense, grenades, later_fire_drm
 from ordnance.asl.game.movement import mark, movement
+from ordnance.asl.game.ordnance_smoke import smoke_marker, smoke_target
 from ordnance.asl.game.rulings import SEQUENCE
 from ordnance.asl.game.rulings import game_ruling as _ruling
 from ordnance.asl.game.scenario import Unit
@@ -121,6 +122,25 @@ def may_fire_now(state: AslState, side: str) -> None:
         role = "phasing" if phasing else "non-phasing"
         raise IllegalAction(
             SEQUENCE, f"the {role} side ({side}) does not fire in the {state.phase}"
+        )
+
+
+def one_shot(state: AslState, unit_id: str) -> None:
+    """One shot per unit and phase, none in the AFPh after Prep Fire (the A3 reading).
+
+    A shot that counts as not fired (C8.9-gt: the Gun had none) is not listed among the
+    phase's shots, so the Gun may fire again. Rate of Fire is not in these texts: the engine
+    refuses a second shot rather than guess a ROF roll.
+    """
+    if any(shot.unit == unit_id for shot in state.shots):
+        raise IllegalAction(
+            SEQUENCE,
+            f"{unit_id} has already fired in this {state.phase}; a second shot would need Rate"
+            " of Fire, which the engine does not model",
+        )
+    if state.phase is Phase.AFPH and state.status[unit_id].prep_fired:
+        raise IllegalAction(
+            SEQUENCE, f"{unit_id} fired in this Player Turn's PFPh: it may not fire in the AFPh"
         )
 
 
@@ -219,7 +239,13 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     _check_family(unit, family)
     may_fire_now(state, command.side)
     placement = _placement(state, command, family) if family in _SMOKE else None
+    smoke_hex = smoke_target(state, command, unit) if placement is not None else None
+    if command.args.get("target") is not None and family not in (*_SMOKE, Family.HEAT):
+        raise BadInput(
+            "command", command.text, "--target is a hex for SMOKE/WP or a target kind for HEAT"
+        )
     supply = depletion_number(state, unit, family)
+    one_shot(state, unit.id)
     target = _heat_target(command) if family is Family.HEAT else None
     what = "Placement DR" if placement is not None else "To Hit DR"
     roll = dice.roll_dr(f"{what} ({family.ammo}) for {unit.id}")
@@ -237,6 +263,15 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     shot.detail["placement"] = None if placement is None else placement.to_json()
     if placement is not None:
         shot.add(placement.clauses, placement.explanation if shot.fired else None)
+        if smoke_hex is not None and hit:
+            event, words = smoke_marker(
+                state, unit, family.ammo, bool(placement.dispersed), smoke_hex
+            )
+            shot.events.append(event)
+            shot.add(("C8.52",), words)
+            shot.detail["marker"] = event.data
+        elif smoke_hex is not None:
+            shot.add((), "Nothing is placed: only a hit puts the marker on the map.")
     if target is not None:
         shot.add(target.clauses)
     he = _he_equivalency(unit, family, state) if shot.fired else None
@@ -383,32 +418,43 @@ def _he_equivalency(unit: Unit, family: Family, state: AslState) -> dict[str, An
 
 
 def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Resolution:
+    """One IFT DR for the whole shot (C8.4-dr): the target and, for a same-level target, the
+    hex(es) adjacent to the firer along the LOS (C8.41), each with its own attack and result."""
     args = command.args
     if not unit.keeps_record:
         raise BadInput("unit", unit.id, "only Guns and vehicles fire Canister")
     canister_may(str(args.get("purpose") or "attack"))
     may_fire_now(state, command.side)
     supply = depletion_number(state, unit, Family.CANISTER)
+    one_shot(state, unit.id)
     fp = _canister_fp(unit, args.get("fp"))
     status = state.status[unit.id]
     aim = _aim(state, command, unit)
+    adjacent = args.get("adjacent") if aim is None else aim.adjacent_kind
     roll = dice.roll_dr(f"Canister IFT DR for {unit.id}")
-    drms = tuple(
-        DRM(int(v), "given DRM (TEM, LOS Hindrance or CA change)", "C8.4-noth")
-        for v in args.get("drms") or ()
-    )
-    attack = canister_attack(
-        fp,
-        roll,
-        moved=status.moved,
-        manned_after_moving=status.manned and state.phase is Phase.AFPH,
-        drms=drms,
-        adjacent=args.get("adjacent"),
-        armored=bool(args.get("armored")),
-        depletion_number=supply.number,
-        breakdown=_breakdown(state, unit),
-        settings=state.sheet.settings,
-    )
+
+    def attack_on(
+        kind: Adjacent | None, drms: Sequence[int], why: str, armored: bool
+    ) -> CanisterRuling:
+        return canister_attack(
+            fp,
+            roll,
+            moved=status.moved,
+            manned_after_moving=status.manned and state.phase is Phase.AFPH,
+            drms=tuple(DRM(int(v), why, "C8.4-noth") for v in drms),
+            adjacent=kind,
+            armored=armored,
+            depletion_number=supply.number,
+            breakdown=_breakdown(state, unit),
+            settings=state.sheet.settings,
+        )
+
+    given = "given DRM (TEM, LOS Hindrance or CA change)"
+    attack = attack_on(None, args.get("drms") or (), given, bool(args.get("armored")))
+    near = None
+    if adjacent is not None:
+        near_drms = args.get("adjacent_drms") or ()
+        near = attack_on(adjacent, near_drms, "given DRM of the adjacent hex (its TEM)", False)
     events: list[Event] = []
     if attack.depletion is not None:
         events.append(Event("record", _unit_ammo(unit, Family.CANISTER, outcome=attack.depletion)))
@@ -419,18 +465,66 @@ def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -
     detail = {
         "unit": unit.id,
         "ammo": Family.CANISTER.ammo,
-        "aim": None if aim is None else aim[0],
+        "aim": None if aim is None else aim.data,
         "canister": attack.to_json(),
+        "adjacent": None if near is None else near.to_json(),
+        "hexes": _canister_hexes(aim, attack, near, adjacent),
     }
-    where = "" if aim is None else f" {aim[1]}"
-    sentence = f"{supply.explanation}{where} {attack.explanation}"
-    clauses = (*supply.clauses, *(() if aim is None else (aim[2],)), *attack.clauses)
+    where = "" if aim is None else f" {aim.words}"
+    sentence = f"{supply.explanation}{where} Target: {attack.explanation}"
+    clauses = [*supply.clauses, *(() if aim is None else (aim.clause,)), *attack.clauses]
+    if near is not None:
+        sentence += f" Adjacent hex(es), on the same DR: {_without_supply(near)}"
+        clauses += near.clauses
     return Resolution(tuple(events), _ruling(command, clauses, sentence, detail))
 
 
-def _aim(state: AslState, command: Command, unit: Unit) -> tuple[dict[str, Any], str, str] | None:
-    """Where the canister goes, when the command says (C8.4-target, C8.4-building, C8.41):
-    its JSON, a sentence and the clause; None when the command does not aim."""
+def _without_supply(attack: CanisterRuling) -> str:
+    """The adjacent attack's sentence without the supply notes the target's already gave."""
+    text = attack.explanation
+    cut = text.find(" Depletion check")
+    return text if cut < 0 else text[:cut]
+
+
+def _canister_hexes(
+    aim: _Aim | None, attack: CanisterRuling, near: CanisterRuling | None, adjacent: str | None
+) -> list[dict[str, Any]]:
+    """Each hex the shot attacks, with its FP, Final DR and result (C8.4-target, C8.41)."""
+    targets: list[str | None] = [None] if aim is None or not aim.targets else list(aim.targets)
+    rows = [_hex_row(h, "target", attack) for h in targets]
+    if near is not None:
+        count = 2 if adjacent == "hexside" else 1
+        hexes: list[str | None] = list(aim.adjacent) if aim is not None else [None] * count
+        rows += [_hex_row(h, "adjacent", near) for h in hexes]
+    return rows
+
+
+def _hex_row(hex: str | None, role: str, attack: CanisterRuling) -> dict[str, Any]:
+    data = attack.to_json()
+    return {
+        "hex": hex,
+        "role": role,
+        "fp": data["fp"],
+        "column": attack.column,
+        "final_dr": attack.final_dr,
+        "result": attack.result,
+    }
+
+
+class _Aim(NamedTuple):
+    """Where a canister shot goes (C8.4-target, C8.4-building, C8.41): its JSON, a sentence,
+    the clause, the target hexes, the adjacent hexes and how they are attacked (None: not)."""
+
+    data: dict[str, Any]
+    words: str
+    clause: str
+    targets: tuple[str, ...]
+    adjacent: tuple[str, ...]
+    adjacent_kind: Adjacent | None
+
+
+def _aim(state: AslState, command: Command, unit: Unit) -> _Aim | None:
+    """Where the canister goes, when the command says; None when the command does not aim."""
     args, sheet = command.args, state.sheet
     aim, building = args.get("aim"), args.get("building")
     if aim is None and building is None:
@@ -451,7 +545,9 @@ def _aim(state: AslState, command: Command, unit: Unit) -> tuple[dict[str, Any],
             building_levels=tuple(range(int(args["top"]) + 1)),
         )
         words = f"Aimed at levels {levels[0]}-{levels[2]} of the building in {sheet.label(target)}."
-        return {"building": sheet.label(target), "levels": list(levels)}, words, "C8.4-building"
+        data = {"building": sheet.label(target), "levels": list(levels)}
+        given: Adjacent | None = args.get("adjacent")
+        return _Aim(data, words, "C8.4-building", (sheet.label(target),), (), given)
     if status.ca is None:
         raise BadInput("unit", unit.id, "the scenario gives it no CA ('ca'), so it cannot aim")
     points = canister_aiming_points(status.hex, status.ca)
@@ -463,19 +559,30 @@ def _aim(state: AslState, command: Command, unit: Unit) -> tuple[dict[str, Any],
     point = points[aim - 1]
     cluster = [sheet.label(h) for h in point.cluster]
     adjacent = [sheet.label(h) for h in point.adjacent]
-    expected = "hexside" if len(adjacent) == 2 else "hex"
-    if args.get("adjacent") not in (None, expected):
-        raise IllegalAction(
-            "C8.41",
+    expected: Adjacent = "hexside" if len(adjacent) == 2 else "hex"
+    game_map = sheet.game_map
+    ground = (lambda h: 0) if game_map is None else game_map.elevation
+    same_level = all(ground(h) == ground(status.hex) for h in point.cluster)
+    given = args.get("adjacent")
+    if given not in (None, expected) or (given is not None and not same_level):
+        why = (
             f"the line to aiming point {aim} passes {' and '.join(adjacent)}: that attack is"
-            f" --adjacent {expected}",
+            f" --adjacent {expected}"
+            if same_level
+            else "the target is not at the firer's level, so no adjacent hex is attacked"
         )
-    words = (
-        f"Aimed at the vertex of {', '.join(cluster)}; the hex(es) next to the firer on the way,"
-        f" {' and '.join(adjacent)}, are attacked as --adjacent {expected} (C8.41)."
-    )
+        raise IllegalAction("C8.41", why)
+    kind = expected if same_level else None
+    words = f"Aimed at the vertex of {', '.join(cluster)}"
+    if kind is None:
+        words += "; not a same-level target, so no adjacent hex is attacked (C8.41)."
+    else:
+        words += (
+            f"; the hex(es) next to the firer on the way, {' and '.join(adjacent)}, are attacked"
+            f" on the same DR, {'quartered' if kind == 'hexside' else 'halved'} (C8.41)."
+        )
     found = {"vertex": str(point.vertex), "cluster": cluster, "adjacent": adjacent}
-    return found, words, "C8.4-target"
+    return _Aim(found, words, "C8.4-target", tuple(cluster), tuple(adjacent if kind else ()), kind)
 
 
 def _canister_fp(unit: Unit, given: object) -> Fraction:

@@ -70,20 +70,28 @@ def watchers(
 
 
 def smoke_leaving(state: AslState, player: str, phase: Phase) -> tuple[tuple[str, ...], str]:
-    """The clauses and the sentence for the SMOKE a phase change removes (none: ``((), "")``)."""
-    gone = [m for m in state.smoke if m.expires(state.phase, player, phase)]
+    """The clauses and the sentence for the SMOKE a phase change removes or flips (none:
+    ``((), "")``)."""
+    flips = state.sheet.settings.ordnance_wp_flips
+    changed = [m for m in state.smoke if m.expires(state.phase, player, phase)]
+    flipped = [m for m in changed if m.after(state.phase, player, phase, wp_flips=flips)]
+    gone = [m for m in changed if m not in flipped]
+    turned = ""
+    if flipped:
+        turned = f" Flipped to Dispersed: {', '.join(_where(state, m) for m in flipped)} (A24.4)."
     if not gone:
-        return (), ""
-    labels = state.sheet.labels
-    where = [
-        f"{m.marker} of {m.unit}"
-        + ("" if m.hex is None or labels is None else f" in {labels.label(m.hex)}")
-        for m in gone
-    ]
+        return (), turned
+    where = [_where(state, m) for m in gone]
     grenade = any(m.marker == GRENADE_SMOKE for m in gone)
     clauses = ("D13.35",) if grenade else ()
     why = "grenade SMOKE at the end of its MPh (D13.35)" if grenade else ""
     dispersed = any(m.marker != GRENADE_SMOKE for m in gone)
     if dispersed:
         why += ("; " if why else "") + "a side's Dispersed SMOKE at its next PFPh (A24.4)"
-    return clauses, f" Removed: {', '.join(where)} ({why})."
+    return clauses, f"{turned} Removed: {', '.join(where)} ({why})."
+
+
+def _where(state: AslState, marker: SmokeMarker) -> str:
+    labels = state.sheet.labels
+    place = "" if marker.hex is None or labels is None else f" in {labels.label(marker.hex)}"
+    return f"{marker.marker} of {marker.unit}{place}"

@@ -8,8 +8,10 @@ kind           data                                   effect
 ``phase``      turn, player, phase                    a new phase; a new Player Turn also clears
                                                       movement and manning
 ``record``     unit, ammo (family symbol), outcome    the C8.9 outcome on the side record (C8.0)
-``fired``      unit, ammo, smoke (bool)               the unit fired this phase; non-smoke fire
-                                                      closes SMOKE/WP for the phase (C8.5, C8.6)
+``fired``      unit, ammo, smoke (bool)               the unit fired this phase (and, in the
+                                                      PFPh, this Player Turn's Prep Fire);
+                                                      non-smoke fire closes SMOKE/WP for the
+                                                      phase (C8.5, C8.6)
 ``malfunction`` unit                                  the Gun may not fire again
 ``moved``      unit (hex, ca, mp, seen_by)            the unit spent MP/MF: the AFV moved this
                                                       Player Turn (C8.4-halve), to that hex and
@@ -74,11 +76,13 @@ class Shot:
 
 @dataclass(frozen=True)
 class UnitStatus:
-    """What a unit did this Player Turn, whether its Gun is malfunctioned, where it stands."""
+    """What a unit did this Player Turn (``prep_fired``: it fired in the PFPh), whether its
+    Gun is malfunctioned, where it stands."""
 
     moved: bool = False
     manned: bool = False
     malfunctioned: bool = False
+    prep_fired: bool = False
     hex: Hex | None = None
     ca: Corner | None = None
     afv: AfvStatus | None = None
@@ -178,7 +182,7 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
             state,
             shots=(*state.shots, Shot(unit_id, Family(data["ammo"]), smoke)),
             non_smoke=state.non_smoke if smoke else state.non_smoke | {side},
-            status={**state.status, unit_id: _fired(state.status[unit_id])},
+            status={**state.status, unit_id: _fired(state.status[unit_id], state.phase)},
         )
     status = state.status[unit_id]
     expenditure = state.expenditure
@@ -222,9 +226,16 @@ def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
         status=statuses,
         shots=(),
         non_smoke=frozenset(),
-        smoke=tuple(m for m in state.smoke if not m.expires(state.phase, player, phase)),
+        smoke=_smoke_after(state, player, phase),
         expenditure=None,
     )
+
+
+def _smoke_after(state: AslState, player: str, phase: Phase) -> tuple[SmokeMarker, ...]:
+    """The SMOKE left once the phase changes: some goes, full ordnance SMOKE flips (A24.4)."""
+    flips = state.sheet.settings.ordnance_wp_flips
+    after = (m.after(state.phase, player, phase, wp_flips=flips) for m in state.smoke)
+    return tuple(m for m in after if m is not None)
 
 
 def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
@@ -233,15 +244,20 @@ def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
     if afv is not None:
         afv = afv.next_player_turn() if new_turn else replace(afv, later_fire=None)
     # Most units have nothing to clear: the same (immutable) status serves.
-    if afv == status.afv and not (new_turn and (status.moved or status.manned)):
+    if afv == status.afv and not (
+        new_turn and (status.moved or status.manned or status.prep_fired)
+    ):
         return status
     if new_turn:
-        return replace(status, moved=False, manned=False, afv=afv)
+        return replace(status, moved=False, manned=False, prep_fired=False, afv=afv)
     return replace(status, afv=afv)
 
 
-def _fired(status: UnitStatus) -> UnitStatus:
-    """A vehicle that fired a weapon may make no more smoke this Player Turn (D13.2-state)."""
+def _fired(status: UnitStatus, phase: Phase) -> UnitStatus:
+    """A vehicle that fired a weapon may make no more smoke this Player Turn (D13.2-state);
+    a unit that fired in the PFPh may not fire in the AFPh (A3)."""
+    if phase is Phase.PFPH:
+        status = replace(status, prep_fired=True)
     if status.afv is None:
         return status
     return replace(status, afv=replace(status.afv, fired=True))

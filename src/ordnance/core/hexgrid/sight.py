@@ -16,7 +16,9 @@ The :class:`SightRule` says how to combine what geometry leaves open; its defaul
   ``SameRange.MAX`` keeps only the largest hindrance per range instead;
 - a hexside's hindrance counts at the range of the step the line enters after it, or of the
   pair it runs along;
-- the line stops at the first thing that blocks, looking out from the firer.
+- the line stops at the first thing that blocks, looking out from the firer; a hexside it
+  crosses is met before the step beyond, while the hexes of a step and the hexside a pair runs
+  along are met together, so a pair's hindrance counts whether or not the pair blocks.
 
 Verdicts are reciprocal whenever the terrain answers the same both ways and ``pair`` is
 symmetric, because the line from the target is the same line reversed.
@@ -240,24 +242,25 @@ def trace(firer: Hex, target: Hex, terrain: Terrain, rule: SightRule = DEFAULT_R
     met: list[Hindrance] = []
     last = len(steps) - 1
     for index, step in enumerate(steps):
-        found: list[tuple[Sight, tuple[Place, ...]]] = []
         if index > 0:
             crossing = crossings[index - 1]
             sides = tuple(Hexside(s.hex + firer, s.direction) for s in crossing.sides)
             sights = [terrain.hexside_sight(side, crossing.passage, line) for side in sides]
-            found.append((_combine(sights, rule), sides))
+            blocked = _meet(met, step.range, [(_combine(sights, rule), sides)])
+            if blocked is not None:
+                return Sighting(line, tuple(met), blocked, rule)
+        # Once inside a step, everything in it counts together: a pair's hexes and the hexside
+        # it runs along hinder as they would if nothing there blocked (README, Maps).
+        found: list[tuple[Sight, tuple[Place, ...]]] = []
         if step.along is not None:
             along = Hexside(step.along.hex + firer, step.along.direction)
             found.append((terrain.hexside_sight(along, Passage.ALONG, line), (along,)))
         if (index != 0 or rule.firer_hex) and (index != last or rule.target_hex):
             hexes = tuple(h + firer for h in step.hexes)
             found.append((_combine([terrain.hex_sight(h, line) for h in hexes], rule), hexes))
-        for sight, at in found:
-            if sight.hindrance:
-                met.append(Hindrance(step.range, sight.hindrance, at, sight.reason))
-            if sight.blocks:
-                blocked = Blocked(step.range, at, sight.reason)
-                return Sighting(line, tuple(met), blocked, rule)
+        blocked = _meet(met, step.range, found)
+        if blocked is not None:
+            return Sighting(line, tuple(met), blocked, rule)
     return Sighting(line, tuple(met), None, rule)
 
 
@@ -284,6 +287,19 @@ def _trace_hexes(
         if sight.blocks:
             return Sighting(line, tuple(met), Blocked(step.range, at, sight.reason), rule)
     return Sighting(line, tuple(met), None, rule)
+
+
+def _meet(
+    met: list[Hindrance], range_: int, found: list[tuple[Sight, tuple[Place, ...]]]
+) -> Blocked | None:
+    """Record every hindrance found at one place; the first block there, if any."""
+    blocked: Blocked | None = None
+    for sight, at in found:
+        if sight.hindrance:
+            met.append(Hindrance(range_, sight.hindrance, at, sight.reason))
+        if sight.blocks and blocked is None:
+            blocked = Blocked(range_, at, sight.reason)
+    return blocked
 
 
 def _combine(sights: list[Sight], rule: SightRule) -> Sight:

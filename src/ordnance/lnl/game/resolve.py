@@ -153,6 +153,11 @@ def _end(state: LnlState, command: Command) -> Resolution:
     return outcome.resolution()
 
 
+# LnLT's movement and melee rules (reference/lnl.md section 2): cited by name, not by number.
+MOVE_RULE = "LnLT movement"
+MELEE_RULE = "LnLT melee"
+
+
 def _move(state: LnlState, command: Command, unit: Unit, dice: DiceSource) -> Resolution:
     """``move UNIT --to HEX...``: each hex entered in turn; a WP hex makes the unit check."""
     may_act(state, unit)
@@ -164,8 +169,17 @@ def _move(state: LnlState, command: Command, unit: Unit, dice: DiceSource) -> Re
     for text in command.args["to"]:
         here, there = now.units[unit.id].hex, sheet.hex(str(text))
         if here.direction_to(there) is None:
-            raise BadInput(
-                "move", str(text), f"not adjacent to {sheet.label(here)}: give every hex entered"
+            raise IllegalAction(
+                MOVE_RULE,
+                f"{sheet.label(there)} is not adjacent to {sheet.label(here)}: a unit moves hex"
+                " by hex; give every hex entered",
+            )
+        enemies = [u for u in now.units_in(there) if sheet.units[u].side != unit.side]
+        if enemies:
+            raise IllegalAction(
+                MELEE_RULE,
+                f"{sheet.label(there)} holds the enemy's {', '.join(enemies)}: moving in starts a"
+                " Melee, which this engine does not model",
             )
         label = sheet.label(there)
         event = Event("moved", {"unit": unit.id, "hex": label})
