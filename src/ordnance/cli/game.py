@@ -623,7 +623,6 @@ def _entries_of(data: bytes) -> tuple[str, list[Entry]]:
 
 
 def _read(file: Path) -> bytes:
-    try:
-        return file.read_bytes()
-    except OSError as error:
-        raise BadInput("file", str(file), f"cannot be read ({error.strerror})") from None
+    from ordnance.core.limits import MAX_LOG_FILE_BYTES, read_limited  # noqa: PLC0415
+
+    return read_limited(file, "file", MAX_LOG_FILE_BYTES)

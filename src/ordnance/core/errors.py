@@ -5,6 +5,21 @@ Both carry enough to tell a player, in one line, what went wrong and where.
 
 from __future__ import annotations
 
+SHOWN_CHARACTERS = 60  # how much of an offending text a message quotes (core.limits lists it)
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message quotes it: cut short after SHOWN_CHARACTERS.
+
+    >>> shown("4G5")
+    "'4G5'"
+    >>> shown("9" * 5000)
+    "'99999999...' (5000 characters)"
+    """
+    if len(text) <= SHOWN_CHARACTERS:
+        return repr(text)
+    return repr(text[:8])[:-1] + f"...' ({len(text)} characters)"
+
 
 class OrdnanceError(Exception):
     """Base of every error this package raises on purpose."""
@@ -49,4 +64,4 @@ class BadInput(OrdnanceError, ValueError):
 
     def __str__(self) -> str:
         where = f" at position {self.position}" if self.position is not None else ""
-        return f"bad {self.what} {self.text!r}{where}: {self.problem}"
+        return f"bad {self.what} {shown(self.text)}{where}: {self.problem}"

@@ -51,6 +51,7 @@ import yaml
 
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import GeomorphicLabels, GridLabels, Hex, Hexside, Shift
+from ordnance.core.limits import MAX_TEXT_FILE_BYTES, check_tree, parsing, read_limited
 from ordnance.core.maps.model import GameMap, Labels, parse_hexside
 from ordnance.core.maps.terrain import Vocabulary
 
@@ -140,9 +141,9 @@ def load_map(path: str | Path, vocabulary_for: VocabularyFor) -> GameMap:
     """Read a map file; ``vocabulary_for(game)`` gives the names that game's table defines."""
     file = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise MapFileError(file, "", f"cannot read the file ({err.strerror or err})") from None
+        text = read_limited(Path(path), "map file", MAX_TEXT_FILE_BYTES).decode("utf-8")
+    except BadInput as err:
+        raise MapFileError(file, "", err.problem) from None
     except UnicodeDecodeError:
         raise MapFileError(file, "", "the file is not UTF-8 text") from None
     return load_map_text(text, file, vocabulary_for)
@@ -151,7 +152,11 @@ def load_map(path: str | Path, vocabulary_for: VocabularyFor) -> GameMap:
 def load_map_text(text: str, file: str, vocabulary_for: VocabularyFor) -> GameMap:
     """Read a map from YAML text; ``file`` names it in messages."""
     try:
-        data = yaml.load(text, Loader=_Loader)
+        with parsing("map file", file):
+            data = yaml.load(text, Loader=_Loader)
+        check_tree(data, "map file", file)
+    except BadInput as err:
+        raise MapFileError(file, "", err.problem) from None
     except _Fault as fault:
         raise MapFileError(file, fault.key, fault.problem, fault.line) from None
     except yaml.YAMLError as err:
