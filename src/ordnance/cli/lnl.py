@@ -27,6 +27,7 @@ from ordnance.cli.output import (
     number_odds,
     number_odds_table,
     odds_table,
+    output_file,
     parse_overrides,
     roll_or_read,
     ruling_table,
@@ -120,7 +121,12 @@ def shell_command(
     ] = None,
     svg: Annotated[
         Path | None,
-        typer.Option("--svg", metavar="FILE", help="Draw the map with the marker and the LOS."),
+        typer.Option(
+            "--svg",
+            metavar="FILE",
+            help="Draw the map with the marker and the LOS.",
+            callback=output_file,
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:

@@ -5,7 +5,7 @@ Both carry enough to tell a player, in one line, what went wrong and where.
 
 from __future__ import annotations
 
-SHOWN_CHARACTERS = 60  # how much of an offending text a message quotes (core.limits lists it)
+SHOWN_CHARACTERS = 200  # how much of an offending text a message quotes (core.limits lists it)
 
 
 def shown(text: str) -> str:
@@ -14,11 +14,11 @@ def shown(text: str) -> str:
     >>> shown("4G5")
     "'4G5'"
     >>> shown("9" * 5000)
-    "'99999999...' (5000 characters)"
+    "'9999999999999999999999999999999999999999...' (5000 characters)"
     """
     if len(text) <= SHOWN_CHARACTERS:
         return repr(text)
-    return repr(text[:8])[:-1] + f"...' ({len(text)} characters)"
+    return repr(text[:40])[:-1] + f"...' ({len(text)} characters)"
 
 
 class OrdnanceError(Exception):

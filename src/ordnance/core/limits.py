@@ -10,10 +10,10 @@ which cuts it short.)
 
 >>> whole_number("12", "depletion number", 2, 12)
 12
->>> whole_number("1" * 80, "range", 1, MAX_RANGE)
+>>> whole_number("1" * 300, "range", 1, MAX_RANGE)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ordnance.core.errors.BadInput: bad range '11111111...' (80 characters): more than 6 digits
+ordnance.core.errors.BadInput: bad range '111...' (300 characters): more than 6 digits
 >>> check_tree({"sides": [[[]]]}, "scenario file", "s.yaml")
 >>> check_tree([[[[1]]]], "scenario file", "s.yaml", depth=3)
 Traceback (most recent call last):
