@@ -17,6 +17,7 @@ from ordnance.asl.smoke import smoke_placement
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import emit, roll_or_read, ruling_table
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_FP
 from ordnance.core.rulings import DRM
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -73,8 +74,8 @@ def parse_fp(text: str) -> Fraction:
         value = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
         raise BadInput("FP", text, "expected a number, e.g. 12") from None
-    if value <= 0:
-        raise BadInput("FP", text, "Canister FP must be positive")
+    if not 0 < value <= MAX_FP:
+        raise BadInput("FP", text, f"Canister FP must be positive, at most {MAX_FP}")
     return value
 
 

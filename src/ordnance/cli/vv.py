@@ -253,7 +253,7 @@ def ai_command(
     applied = []
     with _service(db) as service:
         guard(service, game)
-        service.game(game).check_side(side)
+        service.authorize(game, side, secret)  # first: a wrong token is refused even when idle
         for _ in range(MAX_AI_COMMANDS):
             folded = service.game(game)
             choose = getattr(folded.rules, "ai_command", None)

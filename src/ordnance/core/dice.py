@@ -17,7 +17,7 @@ FACES = range(1, 7)
 
 def _face(text: str, whole: str, position: int) -> int:
     stripped = text.strip()
-    if not stripped.isdigit() or int(stripped) not in FACES:
+    if not (stripped.isascii() and stripped.isdigit()) or int(stripped) not in FACES:
         raise BadInput("dice", whole, f"a die shows 1 to 6, not {stripped!r}", position)
     return int(stripped)
 
