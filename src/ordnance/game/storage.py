@@ -104,6 +104,10 @@ def _shown(url: sa.URL) -> str:
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; a SQLite file (and its folder) is created on first use."""
+    authority = url.partition("://")[2].partition("/")[0]
+    if authority.count("@") > 1:
+        # Else the driver reads part of the password as the host, and says so in its error.
+        raise bad_url(url, "more than one '@' before the host (write an '@' of a password %40)")
     try:
         parsed = sa.make_url(url)
         is_sqlite = parsed.get_backend_name() == "sqlite"

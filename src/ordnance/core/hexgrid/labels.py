@@ -40,7 +40,7 @@ from typing import Protocol
 
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid.coords import Hex
-from ordnance.core.limits import MAX_DIGITS
+from ordnance.core.limits import MAX_BOARDS, MAX_DIGITS
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -213,6 +213,8 @@ class GeomorphicLabels:
         boards = [board for row in self.layout for board in row]
         if not boards or any(len(row) != len(self.layout[0]) for row in self.layout):
             raise BadInput("board layout", str(self), "every row needs the same number of boards")
+        if len(boards) > MAX_BOARDS:
+            raise BadInput("board layout", str(self), f"more than {MAX_BOARDS} boards")
         if len(set(boards)) != len(boards) or min(boards) < 1:
             raise BadInput("board layout", str(self), "boards are numbered from 1, each once")
         # Neighbouring boards share a column; the shared column keeps its shift only if the
