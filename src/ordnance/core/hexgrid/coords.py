@@ -21,7 +21,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ordnance.core.errors import BadInput
+from ordnance.core.errors import BadInput, shown
 from ordnance.core.limits import MAX_NUMBER, whole_number
 
 
@@ -62,7 +62,7 @@ class Hex:
                 values.append(whole_number(part, "hex", -MAX_NUMBER, MAX_NUMBER))
             except BadInput as error:
                 raise BadInput(
-                    "hex", text, f"{part!r} is not a whole number ({error.problem})", position
+                    "hex", text, f"{shown(part)} is not a whole number ({error.problem})", position
                 ) from None
             position += len(part) + 1
         if sum(values) != 0:
