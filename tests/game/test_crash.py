@@ -21,6 +21,7 @@ slow without testing more), after the old one's whole log is verified: chain, re
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import random
@@ -31,11 +32,11 @@ from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
+from tests.game.conftest import fresh_database
 
 from ordnance.core.errors import OrdnanceError
 from ordnance.game.logfile import verify
 from ordnance.game.service import GameService
-from tests.game.conftest import fresh_database
 
 KILLS_PER_BACKEND = int(os.environ.get("ORDNANCE_CRASH_KILLS", "100"))
 KILLS_PER_GAME = 20
@@ -123,7 +124,7 @@ def check_after_kill(url: str, game: str, tokens: dict[str, str], acked: list[tu
         # No partial entry: the version counts exactly the entries, and they chain.
         assert after.store.version(game) == len(log) == log[-1].seq + 1
         assert all(entry.check_hash() for entry in log)
-        assert all(entry.prev == before.hash for before, entry in zip(log, log[1:], strict=False))
+        assert all(entry.prev == before.hash for before, entry in itertools.pairwise(log))
         # ... and the game goes on from there.
         state = after.game(game)
         owner = state.rules.to_move(state.state)
