@@ -47,6 +47,8 @@ ASL_SCENARIO = EXAMPLES / "asl-c8-demo.yaml"
 VV_SCENARIO = EXAMPLES / "vv-hedgerow-ambush.yaml"
 MAP = ROOT / "src" / "ordnance" / "asl" / "data" / "maps" / "asl-village.yaml"
 CPU_SECONDS = 10
+# More examples for a longer hunt: ORDNANCE_FUZZ_EXAMPLES=5000 pytest tests/test_fuzz.py
+EXAMPLES_PER_RUN = int(os.environ.get("ORDNANCE_FUZZ_EXAMPLES", "250"))
 DEEP = 20_000
 
 
@@ -271,7 +273,7 @@ def command_lines(draw: st.DrawFn, world: World) -> list[str]:
     return argv
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES_PER_RUN, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_any_command_line(world, data):
     argv = data.draw(command_lines(world), label="argv")
@@ -316,7 +318,7 @@ def damaged(draw: st.DrawFn, originals: list[bytes]) -> bytes:
     return bytes(data)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES_PER_RUN // 2, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_any_file(world, data):
     originals = [

@@ -12,11 +12,14 @@ from typing import Annotated
 import typer
 
 from ordnance.asl.heat import he_equivalency, heat_availability, heat_target
-from ordnance.asl.supply import CHART, chart_number, parse_gun_size
+from ordnance.asl.supply import CALIBRES, CHART, chart_number, parse_gun_size
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import emit, ruling_table
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_FP
 from ordnance.core.rulings import Ruling
+
+MAX_CALIBRE = CALIBRES[-1]
 
 Nationality = Annotated[
     str, typer.Option("--nationality", help="The side using the Gun, e.g. german, canadian.")
@@ -131,11 +134,16 @@ def he_equivalency_command(
         ),
     ],
     caliber: Annotated[
-        int | None, typer.Option("--caliber", help="Calibre in mm (AP and ATR need it).")
+        int | None,
+        typer.Option(
+            "--caliber", min=1, max=MAX_CALIBRE, help="Calibre in mm (AP and ATR need it)."
+        ),
     ] = None,
     he_fp: Annotated[
         int | None,
-        typer.Option("--he-fp", help="The Gun's normal HE FP (ordnance HEAT needs it)."),
+        typer.Option(
+            "--he-fp", min=1, max=MAX_FP, help="The Gun's normal HE FP (ordnance HEAT needs it)."
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:
