@@ -318,7 +318,9 @@ def damaged(draw: st.DrawFn, originals: list[bytes]) -> bytes:
     return bytes(data)
 
 
-@settings(max_examples=EXAMPLES_PER_RUN // 2, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES_PER_RUN // 2, deadline=None, suppress_health_check=list(HealthCheck)
+)
 @given(data=st.data())
 def test_any_file(world, data):
     originals = [
