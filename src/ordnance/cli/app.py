@@ -11,7 +11,7 @@ from typing import Any
 import typer
 
 from ordnance.cli.groups import app
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError, shown
 from ordnance.core.limits import MAX_NESTING
 from ordnance.game.dberrors import mask
 
@@ -166,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_REFUSED
     except OrdnanceError as error:
         _fail(str(error))
+        return EXIT_BAD_INPUT
+    except OSError as error:
+        # A path the system refuses (too long, a folder, no permission) wherever it is used.
+        name = "" if error.filename is None else f" {shown(str(error.filename))}"
+        _fail(f"bad file{name}: {error.strerror or error}")
         return EXIT_BAD_INPUT
     except RecursionError:
         # Every reader bounds nesting (core.limits); this is the last guard, not the first.
