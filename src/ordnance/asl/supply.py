@@ -43,10 +43,8 @@ AMMO_OF_LETTER = {"A": "APCR", "D": "APDS"}
 # Depletion Numbers live on 2d6, so a counter's number is 1..12 (as in the notation module).
 MAX_DEPLETION = 12
 
+# ASCII digits, at most 3 (core.limits.MAX_CALIBRE): never a full-width digit or 5,000 of them.
 _GUN = re.compile(r"([0-9]{1,3})(L{0,2})", re.IGNORECASE)
-# Calibres of the war's ordnance, in mm: from the 12.7mm of the smallest ATR to the 46cm of the
-# largest naval guns. A size outside them is a typing slip, not a Gun the chart leaves out.
-CALIBRES = range(12, 461)
 _CELL = re.compile(r"([AD])(\d+)(?:\(([A-Z][a-z]{2})\))?")
 
 
@@ -146,8 +144,6 @@ def parse_gun_size(text: str) -> str:
         raise BadInput("gun size", text, "expected the calibre in mm", 0)
     if match.end() != len(stripped):
         raise BadInput("gun size", text, "expected digits, then L or LL", match.end())
-    if int(match[1]) not in CALIBRES:
-        raise BadInput("gun size", text, f"a calibre of {CALIBRES[0]} to {CALIBRES[-1]} mm", 0)
     return f"{int(match[1])}{match[2].upper()}"
 
 

@@ -12,14 +12,12 @@ from typing import Annotated
 import typer
 
 from ordnance.asl.heat import he_equivalency, heat_availability, heat_target
-from ordnance.asl.supply import CALIBRES, CHART, chart_number, parse_gun_size
+from ordnance.asl.supply import CHART, chart_number, parse_gun_size
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import emit, ruling_table
 from ordnance.core.errors import BadInput
-from ordnance.core.limits import MAX_FP
+from ordnance.core.limits import MAX_CALIBRE, MAX_FP
 from ordnance.core.rulings import Ruling
-
-MAX_CALIBRE = CALIBRES[-1]
 
 Nationality = Annotated[
     str, typer.Option("--nationality", help="The side using the Gun, e.g. german, canadian.")

@@ -39,12 +39,12 @@ MAX_RANGE = 1_000
 """``--range`` and ``--arc-range`` in hexes (a range beyond the map's edge is the edge)."""
 MAX_FP = 100
 """Firepower of one attack (the IFT's last column is 36)."""
+MAX_CALIBRE = 999
+"""Calibre in mm of a gun size (``75L``) or ``--caliber``: at most 3 digits."""
 MAX_DRM = 50
 """Magnitude of one DRM or of a total DRM."""
 MAX_SEED = 2**64 - 1
 """``--seed`` of a reproducible roll."""
-MAX_POOL = 1_000
-"""Counters in one LnL pool (``--count``)."""
 MAX_NESTING = 40
 """Depth of lists and mappings in any YAML or JSON file (a scenario needs 5, a log entry 8)."""
 MAX_NODES = 200_000
@@ -55,10 +55,10 @@ MAX_LOG_FILE_BYTES = 64 * 2**20
 """Size of an exported log read by ``game verify`` and ``game import`` (64 MiB)."""
 MAX_GRID_SIDE = 300
 """Columns or rows of a plain grid map."""
-MAX_BOARDS = 64
+MAX_BOARDS = 100
 """Geomorphic boards on one map."""
 MAX_MAP_HEXES = 40_000
-"""Hexes on one map (the 64 boards' 21,120 and a 200 x 200 grid fit)."""
+"""Hexes on one map (100 boards have 33,000; a 200 x 200 grid fits)."""
 DB_TIMEOUT_ENV = "ORDNANCE_DB_TIMEOUT"
 """Seconds a database command waits for a lock or a connection (default below)."""
 DB_TIMEOUT_SECONDS = 5.0
