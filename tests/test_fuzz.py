@@ -409,7 +409,7 @@ def _case(world: World, name: str) -> tuple[list[str], str, int]:
         ),
         "gun 999": (
             ["asl", "chart", "--gun", "999", "--nationality", "german", "--date", "1944-06"],
-            "chart",
+            "Supply Chart",
             2,
         ),
         "fp 1e308": (["asl", "canister", "--fp", "1e308"], "FP", 2),
