@@ -39,7 +39,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ordnance.cli.app import app, main
+from ordnance.cli.app import app, load_commands, main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -193,6 +193,7 @@ def _commands() -> list[tuple[list[str], list[Any]]]:
         elif words:
             found.append((words, list(command.params)))
 
+    load_commands()  # the CLI imports a command's module only when it runs; here, all of them
     walk(typer.main.get_command(app), [])
     return found
 

@@ -11,9 +11,8 @@ from typing import Any
 import typer
 
 from ordnance.cli.groups import app
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError, shown
+from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError, mask_passwords, shown
 from ordnance.core.limits import MAX_NESTING
-from ordnance.game.dberrors import mask
 
 # Where the commands live, so that a command line imports only what it runs (a plain command
 # then starts in about the time of Python and Typer). A module registers its commands on the
@@ -192,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _fail(message: str) -> None:
     # One line, never a password (a database URL may be quoted), never a page of input.
-    line = mask(" ".join(message.split()))
+    line = mask_passwords(" ".join(message.split()))
     if len(line) > MAX_MESSAGE:
         line = line[: MAX_MESSAGE - 3] + "..."
     sys.stderr.write(f"ordnance: {line}\n")

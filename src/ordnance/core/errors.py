@@ -5,6 +5,22 @@ Both carry enough to tell a player, in one line, what went wrong and where.
 
 from __future__ import annotations
 
+import re
+
+# scheme://user:password@ ... the password runs to the last '@' before the host's '/'.
+_PASSWORD = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:)[^\s/]*@")
+
+
+def mask_passwords(text: str) -> str:
+    """``text`` with the password of every URL in it replaced by ``***`` (a database URL
+    may be quoted in an error message).
+
+    >>> mask_passwords("database postgresql://ann:s3cret@db.example/games: refused")
+    'database postgresql://ann:***@db.example/games: refused'
+    """
+    return _PASSWORD.sub(r"\1***@", text)
+
+
 SHOWN_CHARACTERS = 200  # how much of an offending text a message quotes (core.limits lists it)
 
 

@@ -15,15 +15,12 @@ are :func:`damaged` rows, reported the same way.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.core.errors import mask_passwords as mask
 from ordnance.core.limits import DB_TIMEOUT_ENV
-
-# scheme://user:password@ ... the password runs to the last '@' before the host's '/'.
-_PASSWORD = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:)[^\s/]*@")
 
 # Drivers SQLAlchemy may ask for, and the package that provides each.
 _DRIVERS = {
@@ -35,11 +32,6 @@ _DRIVERS = {
     "psycopg2": "psycopg2",
     "asyncpg": "asyncpg",
 }
-
-
-def mask(text: str) -> str:
-    """``text`` with the password of every URL in it replaced by ``***``."""
-    return _PASSWORD.sub(r"\1***@", text)
 
 
 class StorageError(OrdnanceError):
@@ -60,6 +52,11 @@ class StorageError(OrdnanceError):
 def damaged(url: str, game: str, what: str) -> StorageError:
     """A row of ``game`` the program cannot read (to raise)."""
     return StorageError(url, f"game {game} is damaged: {what} (restore it from an export)")
+
+
+def driver_failure(url: str, error: BaseException) -> StorageError:
+    """A failure the database driver raised itself (the store's fast path), as one line."""
+    return StorageError(url, _driver_reason(error))
 
 
 def bad_url(url: str, problem: str) -> BadInput:

@@ -36,7 +36,13 @@ from sqlalchemy.exc import IntegrityError
 
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import db_timeout
-from ordnance.game.dberrors import StorageError, bad_url, damaged, storage_errors
+from ordnance.game.dberrors import (
+    StorageError,
+    bad_url,
+    damaged,
+    driver_failure,
+    storage_errors,
+)
 from ordnance.game.entries import Entry, canonical
 from ordnance.game.errors import StaleState
 from ordnance.game.keystore import KeyStore
@@ -380,11 +386,8 @@ class _Appender:
             (game, e.seq, e.type, e.side, e.body_text or canonical(e.body), e.prev, e.hash, e.sig)
             for e in new
         ]
-        try:
+        with storage_errors(_shown(self.engine.url)):
             raw = self.engine.raw_connection()
-        except OperationalError as error:
-            reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-            raise StorageError(_shown(self.engine.url), reason) from None
         try:
             return self._append(raw, game, based_on, rows)
         finally:
@@ -418,11 +421,12 @@ class _Appender:
                 # Only a racing writer gets here (the version check should have caught it).
                 raise StaleState(game, based_on, based_on + 1) from None
             if isinstance(error, self.dbapi.OperationalError):
-                reason = str(error).strip().splitlines()[0] if str(error) else type(error).__name__
-                raise StorageError(_shown(self.engine.url), reason) from None
+                raise driver_failure(_shown(self.engine.url), error) from None
             raise
         finally:
-            cursor.close()
+            # After a failed BEGIN (a locked file) the rollback closed the connection too.
+            with contextlib.suppress(self.dbapi.Error):
+                cursor.close()
 
     def _rollback(self, raw: Any) -> None:
         try:
