@@ -96,7 +96,8 @@ def database_digest(path: Path) -> str:
 
 def assert_failed_cleanly(code: int, err: str, codes: tuple[int, ...] = (1, 2)) -> str:
     assert code in codes, (code, err)
-    lines = err.splitlines()
+    # A warning is not the error (--token on a command line prints one): one error line.
+    lines = [line for line in err.splitlines() if not line.startswith("ordnance: warning: ")]
     assert len(lines) == 1 and lines[0].startswith("ordnance: "), err
     assert "Traceback" not in err
     return lines[0]
@@ -132,6 +133,11 @@ class World:
         self.log_text = (folder / "log").read_text()
         self.files = self._awkward_files()
 
+    def _log_with(self, entry: str) -> str:
+        """The world's exported log, its one entry replaced by ``entry``."""
+        header = self.log_text.split("\n", 1)[0]
+        return f"{header}\n{entry}\n]}}\n"
+
     def _awkward_files(self) -> dict[str, str]:
         f = self.folder
         files = {
@@ -144,8 +150,8 @@ class World:
             ).encode(),
             "bomb.yaml": _alias_bomb().encode(),
             "huge-grid.yaml": b"name: x\ngame: lnl\ngrid: {columns: 100000, rows: 100000}\n",
-            "deep.json": _log_with("[" * DEEP + "]" * DEEP).encode(),
-            "digits.json": _log_with('{"seq": ' + "9" * 5000 + "}").encode(),
+            "deep.json": self._log_with("[" * DEEP + "]" * DEEP).encode(),
+            "digits.json": self._log_with('{"seq": ' + "9" * 5000 + "}").encode(),
             "binary.bin": bytes(range(256)) * 4,
             "empty": b"",
         }
@@ -161,21 +167,39 @@ def _alias_bomb() -> str:
     return "\n".join(lines) + "\nsides: *a11\nruleset: asl\nname: bomb\n"
 
 
-def _log_with(entry: str) -> str:
-    header = '{"format":"ordnance-log","version":1,"game":"abc","entries":['
-    return f"{header}\n{entry}\n]}}\n"
-
-
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
+def _world() -> Iterator[World]:
     folder = Path(tempfile.mkdtemp(prefix="ordnance-fuzz-"))
     here = Path.cwd()
+    saved = {name: os.environ.get(name) for name in _HOME}
     os.chdir(folder)  # files a fuzzed --out names land here
     try:
+        os.environ.update(_home(folder))
         yield World(folder)
     finally:
         os.chdir(here)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_HOME = ("ORDNANCE_KEYS", "ORDNANCE_RECEIPTS")
+
+
+def _home(folder: Path) -> dict[str, str]:
+    """The key store and receipts of the world's games (the service's secrets live there)."""
+    return {"ORDNANCE_KEYS": str(folder / "keys"), "ORDNANCE_RECEIPTS": str(folder / "receipts")}
+
+
+@pytest.fixture
+def world(_world: World, monkeypatch: pytest.MonkeyPatch) -> World:
+    """The world, with its key store and receipts (each test otherwise gets empty ones)."""
+    for name, value in _home(_world.folder).items():
+        monkeypatch.setenv(name, value)
+    return _world
 
 
 # --- every command of the CLI ------------------------------------------------------------------
@@ -235,8 +259,8 @@ NASTY = [
     "../..",
     "\x00",
     "é",
-    "mysql://u:secret@h/db",
-    "postgresql://u:secret@h:notaport/db",
+    "mysql://u:hunter2@h/db",
+    "postgresql://u:hunter2@h:notaport/db",
 ]
 
 
@@ -366,14 +390,14 @@ def _case(world: World, name: str) -> tuple[list[str], str, int]:
             2,
         ),
         "folder as database": (["game", "list", "--db", f["folder"]], "database", 2),
-        "mysql": (["game", "list", "--db", "mysql://u:secret@h/db"], "not installed", 2),
-        "oracle": (["game", "list", "--db", "oracle://u:secret@h/db"], "not installed", 2),
+        "mysql": (["game", "list", "--db", "mysql://u:hunter2@h/db"], "not installed", 2),
+        "oracle": (["game", "list", "--db", "oracle://u:hunter2@h/db"], "not installed", 2),
         "postgresql bad port": (
-            ["game", "list", "--db", "postgresql://u:secret@h:notaport/db"],
+            ["game", "list", "--db", "postgresql://u:hunter2@h:notaport/db"],
             "***",
             2,
         ),
-        "postgresql two @": (["game", "list", "--db", "postgresql://u:sec@ret@h/db"], "%40", 2),
+        "postgresql two @": (["game", "list", "--db", "postgresql://u:hun@ter2@h/db"], "%40", 2),
         "unknown migration": (["game", "list", "--db", _altered(world, "migration")], "schema", 2),
         "body not JSON": (
             ["game", "status", asl["game"], "--db", _altered(world, "body")],
@@ -381,8 +405,11 @@ def _case(world: World, name: str) -> tuple[list[str], str, int]:
             2,
         ),
         "seed not hex": (
-            ["game", "do", asl["game"], *german, "--db", _altered(world, "seed"), "phase", "next"],
-            "not hex",
+            [
+                *["game", "do", asl["game"], *german, "--db", _altered(world, "seed")],
+                *["fire", "pak", "--ammo", "APCR"],
+            ],
+            "not a hex secret",
             2,
         ),
         "deep scenario": (["game", "new", f["deep.yaml"], "--db", db], "nested deeper", 2),
@@ -475,20 +502,43 @@ CASES = [
 
 
 def _altered(world: World, what: str) -> str:
-    """A copy of the game database with one thing broken."""
+    """A copy of the game database with one thing broken ("seed": its key store's seeds)."""
     path = world.folder / f"altered-{what}.db"
+    if what == "seed":
+        return _damaged_seed(world, path)
     if not path.exists():
         shutil.copy(world.db_path, path)
         connection = sqlite3.connect(path)
         statement = {
             "migration": "UPDATE alembic_version SET version_num = '9999'",
             "body": "UPDATE entries SET body = 'not json{' WHERE seq = 0",
-            "seed": "UPDATE dice_seeds SET seed = 'zz'",
         }[what]
         with connection:
             connection.execute(statement)
         connection.close()
     return str(path)
+
+
+def _damaged_seed(world: World, path: Path) -> str:
+    """A copy of the database and of its key store, the game in its PFPh, its seed not hex."""
+    keys = world.folder / "keys-seed"
+    if not path.exists():
+        shutil.copy(world.db_path, path)
+        shutil.copytree(world.folder / "keys", keys)
+        german = ["--side", "german", "--token", world.asl["tokens"]["german"]]
+        os.environ["ORDNANCE_KEYS"] = str(keys)
+        # Its own receipts: the world's must not learn of a version only this copy has.
+        os.environ["ORDNANCE_RECEIPTS"] = str(world.folder / "receipts-seed")
+        try:
+            code, _, err = run(
+                ["game", "do", world.asl["game"], *german, "--db", str(path), "phase", "next"]
+            )
+        finally:
+            os.environ.update(_home(world.folder))
+        assert code == 0, err
+        for seed in (keys / "seeds").iterdir():
+            seed.write_text("zz\n")
+    return str(path)  # to be used with ORDNANCE_KEYS set to keys-seed
 
 
 def _scenario_with(world: World, name: str, value: object) -> str:
@@ -502,13 +552,17 @@ def _scenario_with(world: World, name: str, value: object) -> str:
 
 @pytest.mark.clause("SYS.cite")
 @pytest.mark.parametrize("name", CASES)
-def test_reported_bad_input(world, name):
+def test_reported_bad_input(world, name, monkeypatch, tmp_path):
+    # Receipts of what this client was shown would refuse the damaged copies before the fault.
+    monkeypatch.setenv("ORDNANCE_RECEIPTS", str(tmp_path / "receipts"))
     argv, word, exit_code = _case(world, name)
+    if name == "seed not hex":
+        monkeypatch.setenv("ORDNANCE_KEYS", str(world.folder / "keys-seed"))
     before = database_digest(world.db_path)
     code, _, err = run(argv)
     line = assert_failed_cleanly(code, err, (exit_code,))
     assert word in line, line
-    assert "secret" not in line and "sec@ret" not in line
+    assert "hunter2" not in line and "hun@ter2" not in line
     assert database_digest(world.db_path) == before
 
 
