@@ -4,7 +4,7 @@ The storage layer wraps each use of the database in :func:`storage_errors`; what
 driver, SQLAlchemy or Alembic raises there (a file that is not a database, a driver that is not
 installed, a server that cannot be reached, a lock held too long, a schema revision this
 version does not know) leaves it as a :class:`StorageError` naming the database and the fault.
-Rows whose text the game cannot read (an entry body that is not JSON, a seed that is not hex)
+Rows whose text the game cannot read (an entry body that is not JSON)
 are :func:`damaged` rows, reported the same way.
 
 >>> mask("postgresql://ann:s3cret@db.example/games")

@@ -85,9 +85,13 @@ def _header(raw: bytes) -> tuple[str, str]:
     """The game id and opening public key of a header line, checked byte for byte."""
     text = _decoded(raw, None)
     try:
-        header = json.loads(text + _FOOTER)
+        with parsing("log header", "header"):
+            header = json.loads(text + _FOOTER)
+        check_tree(header, "log header", "header")
     except json.JSONDecodeError:
         raise LogMismatch(None, f"not an {FORMAT} header") from None
+    except BadInput as error:
+        raise LogMismatch(None, error.problem) from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise LogMismatch(None, f"not an {FORMAT} header")
     if header.get("version") != FORMAT_VERSION:
