@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
+
+# An error the CLI did not expect propagates to the test instead of becoming one line (exit 70).
+os.environ.setdefault("ORDNANCE_TRACEBACK", "1")
 
 from ordnance.cli.app import main
 

@@ -36,7 +36,13 @@ def test_impossible_dates_are_refused(text, fault):
 
 def test_dates_order_by_year_then_month():
     assert ScenarioDate(1944, 12) < ScenarioDate(1945, 1)
-    assert ScenarioDate.parse("1944-8") == ScenarioDate(1944, 8)
+    assert ScenarioDate.parse("1944-08") == ScenarioDate(1944, 8)
+
+
+@pytest.mark.parametrize("text", ["1944-8", "1944-1", "１９４４-０６", "1944-٠٦", "44-06"])
+def test_a_date_is_four_ascii_digits_and_two(text):
+    with pytest.raises(BadInput, match="YYYY-MM"):
+        ScenarioDate.parse(text)
 
 
 def test_theater_and_nationality_words():

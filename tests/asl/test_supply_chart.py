@@ -264,6 +264,12 @@ def test_gun_size_normalises(calibre, suffix):
     assert parse_gun_size(f" {calibre}{suffix} ") == f"{calibre}{suffix.upper()}"
 
 
+@pytest.mark.parametrize("text", ["1000L", "７５L", "9" * 5000])
+def test_a_calibre_of_more_than_three_ascii_digits_is_bad_input(text):
+    with pytest.raises(BadInput, match="gun size"):
+        parse_gun_size(text)
+
+
 def test_unknown_nationality_is_bad_input():
     with pytest.raises(BadInput, match="nationality"):
         chart_number("klingon", "75L", "1943-01")

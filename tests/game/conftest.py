@@ -4,7 +4,8 @@ When ``$ORDNANCE_TEST_POSTGRES_URL`` is not set, the session starts its own serv
 Debian's binaries (``scripts/ensure_postgres.sh`` installs them; ``make test`` runs it): a
 temporary data directory, a free port on localhost, an unprivileged user (PostgreSQL refuses to
 run as root), durability switched off (these tests kill clients, never the server), stopped and
-removed when the session ends.
+removed when the session ends. The crash test has a durable server of its own
+(``durable_postgres_server``: fsync on), since it also kills server processes.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.pool import NullPool
 
 from ordnance.game.scenario import Scenario, scenario_from_mapping
 from ordnance.game.service import GameService, NewGame
@@ -50,13 +53,9 @@ def _as_server_user(args: list[str]) -> list[str]:
     return ["runuser", "-u", PG_USER, "--", *args]
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[str]:
-    """The URL of a PostgreSQL server's maintenance database (``postgres``)."""
-    given = os.environ.get("ORDNANCE_TEST_POSTGRES_URL")
-    if given:
-        yield given
-        return
+@contextmanager
+def _server(*, durable: bool) -> Iterator[str]:
+    """Start a throwaway server; yield the URL of its maintenance database (``postgres``)."""
     bindir = _pg_bin()
     if bindir is None:
         pytest.fail(
@@ -76,10 +75,12 @@ def postgres_server() -> Iterator[str]:
         check=True,
         capture_output=True,
     )  # fmt: skip
-    options = (
-        f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
-        " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-    )
+    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    if durable:
+        # PostgreSQL's own defaults, said out loud: a commit is on disk before it is answered.
+        options += " -c fsync=on -c synchronous_commit=on -c full_page_writes=on"
+    else:
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     pg_ctl = [str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log")]
     subprocess.run(
         _as_server_user([*pg_ctl, "-w", "-o", options, "start"]), check=True, capture_output=True
@@ -92,11 +93,42 @@ def postgres_server() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server's maintenance database (``postgres``), durability off."""
+    given = os.environ.get("ORDNANCE_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    with _server(durable=False) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def durable_postgres_server() -> Iterator[str]:
+    """A server of its own with fsync, synchronous commit and full-page writes on, for the
+    crash test: it kills server processes too, and an acknowledged commit must survive that."""
+    given = os.environ.get("ORDNANCE_TEST_DURABLE_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    with _server(durable=True) as url:
+        yield url
+
+
 @pytest.fixture
 def postgres_url(postgres_server: str) -> Iterator[str]:
     """A fresh, empty database on the test server, dropped afterwards."""
+    with fresh_database(postgres_server) as url:
+        yield url
+
+
+@contextmanager
+def fresh_database(postgres_server: str) -> Iterator[str]:
+    """A new, empty database on ``postgres_server``, dropped afterwards."""
     name = f"t_{secrets.token_hex(6)}"
-    admin = sa.create_engine(postgres_server, isolation_level="AUTOCOMMIT")
+    # No pool: a connection the crash test's server kill broke is never reused.
+    admin = sa.create_engine(postgres_server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
     with admin.connect() as connection:
         connection.execute(sa.text(f"CREATE DATABASE {name}"))
     url = sa.make_url(postgres_server).set(database=name).render_as_string(hide_password=False)

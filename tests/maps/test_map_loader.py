@@ -132,7 +132,7 @@ def test_bad_files_are_refused_in_one_line(why, old, new, key, fault):
 
 
 def test_a_missing_or_binary_file_is_refused_in_one_line(tmp_path):
-    with pytest.raises(MapFileError, match=r"bad map file '.*nowhere.yaml': cannot read"):
+    with pytest.raises(MapFileError, match=r"bad map file '.*nowhere.yaml': cannot be read"):
         load_map(tmp_path / "nowhere.yaml", vocabulary_for)
     binary = tmp_path / "binary.yaml"
     binary.write_bytes(b"\xff\xfe\x00name")

@@ -15,7 +15,7 @@ LAST_YEAR = 1953
 
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
-_DATE = re.compile(r"(\d{4})-(\d{1,2})")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})")  # ASCII digits: not full-width ones
 
 
 @dataclass(frozen=True, order=True)
@@ -50,7 +50,7 @@ class ScenarioDate:
         """Read ``YYYY-MM``."""
         match = _DATE.fullmatch(text.strip())
         if match is None:
-            raise BadInput("date", text, "expected YYYY-MM, e.g. 1944-06")
+            raise BadInput("date", text, "expected YYYY-MM (two-digit month), e.g. 1944-06")
         year, month = int(match[1]), int(match[2])
         if not 1 <= month <= 12:
             raise BadInput("date", text, "month must be 01 to 12", match.start(2))

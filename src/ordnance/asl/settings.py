@@ -21,7 +21,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ordnance.asl.dates import Theater
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import whole_number
+
+# The values a whole-number setting may take (a B# of -5 or a 13th month is no reading at all).
+BOUNDS = {
+    "h9_he_equivalency": (1, 36),
+    "sn_first_number_from_month": (1, 12),
+    "default_breakdown": (2, 12),
+    "intensive_fire_breakdown_drop": (0, 10),
+    "us_pto_canister_bonus": (0, 12),
+    "case_a_rst_first_hexspine": (0, 12),
+}
+THEATER_SETTINGS = ("theater_e", "theater_p", "theater_b")
 
 
 def _setting(default: Any, tag: str, rule: str, doc: str) -> Any:
@@ -171,10 +184,17 @@ def _convert(name: str, text: str, kind: type) -> Any:
             return False
         raise BadInput("setting", f"{name}={text}", "expected true or false")
     if kind is int:
+        low, high = BOUNDS[name]
         try:
-            return int(text)
-        except ValueError:
-            raise BadInput("setting", f"{name}={text}", "expected a whole number") from None
+            return whole_number(text, "setting", low, high)
+        except BadInput as error:
+            raise BadInput("setting", f"{name}={text}", error.problem) from None
+    if name in THEATER_SETTINGS:
+        names = [part.strip() for part in text.split(",")]
+        try:
+            return ",".join(Theater.parse(part).value for part in names)
+        except BadInput as error:
+            raise BadInput("setting", f"{name}={text}", error.problem) from None
     return text
 
 

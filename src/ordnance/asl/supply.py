@@ -43,7 +43,8 @@ AMMO_OF_LETTER = {"A": "APCR", "D": "APDS"}
 # Depletion Numbers live on 2d6, so a counter's number is 1..12 (as in the notation module).
 MAX_DEPLETION = 12
 
-_GUN = re.compile(r"(\d+)(L{0,2})", re.IGNORECASE)
+# ASCII digits, at most 3 (core.limits.MAX_CALIBRE): never a full-width digit or 5,000 of them.
+_GUN = re.compile(r"([0-9]{1,3})(L{0,2})", re.IGNORECASE)
 _CELL = re.compile(r"([AD])(\d+)(?:\(([A-Z][a-z]{2})\))?")
 
 

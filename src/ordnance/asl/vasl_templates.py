@@ -46,6 +46,7 @@ from ordnance.asl.dates import COMMONWEALTH, ScenarioDate, Theater, parse_nation
 from ordnance.asl.notation import Family, Step, Token
 from ordnance.asl.settings import DEFAULT, Settings
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_TEXT_FILE_BYTES, check_tree, parsing, read_limited
 from ordnance.core.rulings import Ruling
 
 __all__ = [
@@ -484,7 +485,13 @@ def _extension_files(root: Path) -> Iterator[_DataFile]:
 
 def _read_json(path: Path, root: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        text = read_limited(path, "data file", MAX_TEXT_FILE_BYTES).decode("utf-8")
+        with parsing("data file", str(path)):
+            data = json.loads(text)
+        check_tree(data, "data file", str(path))
+        return data
+    except BadInput as error:
+        raise _file_fault(path, root, error.problem) from None
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}: {error.msg}"
         raise _file_fault(path, root, f"invalid JSON at {where}") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -10,7 +11,8 @@ from typing import Any
 import typer
 
 from ordnance.cli.groups import app
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError, mask_passwords, shown
+from ordnance.core.limits import MAX_NESTING
 
 # Where the commands live, so that a command line imports only what it runs (a plain command
 # then starts in about the time of Python and Typer). A module registers its commands on the
@@ -74,6 +76,9 @@ def load_commands(argv: Sequence[str] | None = None) -> None:
 
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
+EXIT_BUG = 70  # an error the program did not expect: a bug to report (EX_SOFTWARE)
+TRACEBACK_ENV = "ORDNANCE_TRACEBACK"  # set to 1: an unexpected error shows its traceback
+MAX_MESSAGE = 400  # characters of one error line
 
 
 def take_strings_verbatim(command: object) -> None:
@@ -161,11 +166,35 @@ def main(argv: list[str] | None = None) -> int:
     except OrdnanceError as error:
         _fail(str(error))
         return EXIT_BAD_INPUT
+    except OSError as error:
+        # A path the system refuses (too long, a folder, no permission) wherever it is used.
+        name = "" if error.filename is None else f" {shown(str(error.filename))}"
+        _fail(f"bad file{name}: {error.strerror or error}")
+        return EXIT_BAD_INPUT
+    except RecursionError:
+        # Every reader bounds nesting (core.limits); this is the last guard, not the first.
+        _fail(f"bad input: nested too deeply to read (the limit is {MAX_NESTING} levels)")
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        _fail("bad input: too large to handle in memory (see 'Limits' in the README)")
+        return EXIT_BAD_INPUT
+    except Exception as error:
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        _fail(
+            f"internal error, please report it: {type(error).__name__}: {error}"
+            f" (${TRACEBACK_ENV}=1 shows where)"
+        )
+        return EXIT_BUG
     return result if isinstance(result, int) else 0
 
 
 def _fail(message: str) -> None:
-    sys.stderr.write(f"ordnance: {' '.join(message.split())}\n")
+    # One line, never a password (a database URL may be quoted), never a page of input.
+    line = mask_passwords(" ".join(message.split()))
+    if len(line) > MAX_MESSAGE:
+        line = line[: MAX_MESSAGE - 3] + "..."
+    sys.stderr.write(f"ordnance: {line}\n")
 
 
 def entry() -> None:

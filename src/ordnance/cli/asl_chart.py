@@ -16,6 +16,7 @@ from ordnance.asl.supply import CHART, chart_number, parse_gun_size
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import emit, ruling_table
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_CALIBRE, MAX_FP
 from ordnance.core.rulings import Ruling
 
 Nationality = Annotated[
@@ -131,11 +132,16 @@ def he_equivalency_command(
         ),
     ],
     caliber: Annotated[
-        int | None, typer.Option("--caliber", help="Calibre in mm (AP and ATR need it).")
+        int | None,
+        typer.Option(
+            "--caliber", min=1, max=MAX_CALIBRE, help="Calibre in mm (AP and ATR need it)."
+        ),
     ] = None,
     he_fp: Annotated[
         int | None,
-        typer.Option("--he-fp", help="The Gun's normal HE FP (ordnance HEAT needs it)."),
+        typer.Option(
+            "--he-fp", min=1, max=MAX_FP, help="The Gun's normal HE FP (ordnance HEAT needs it)."
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:

@@ -38,6 +38,7 @@ from ordnance.cli.output import console, emit, emit_json, odds_table, roll_or_re
 from ordnance.core.dice import DieRoll, SeededDice
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import ORIGIN, Arc, Corner
+from ordnance.core.limits import MAX_DRM, MAX_SEED
 
 Notation = Annotated[
     list[str],
@@ -68,9 +69,19 @@ MountOption = Annotated[
     str, typer.Option("--mount", metavar="T|ST|RST|NT", help="sM mount for the Case A table.")
 ]
 Hindrance = Annotated[
-    int, typer.Option("--hindrance", metavar="N", help="sM: LOS Hindrance DRM to the target hex.")
+    int,
+    typer.Option(
+        "--hindrance",
+        metavar="N",
+        min=-MAX_DRM,
+        max=MAX_DRM,
+        help="sM: LOS Hindrance DRM to the target hex.",
+    ),
 ]
-Dust = Annotated[int, typer.Option("--dust", metavar="N", help="sM: Dust DRM (F11.7).")]
+Dust = Annotated[
+    int,
+    typer.Option("--dust", metavar="N", min=-MAX_DRM, max=MAX_DRM, help="sM: Dust DRM (F11.7)."),
+]
 Range = Annotated[
     int | None, typer.Option("--range", metavar="R", help="sM: target range (1-3; default 1).")
 ]
@@ -166,7 +177,8 @@ def dispenser_command(
         typer.Option("--dice", metavar="W,C", help="Physical dice: white, colored (e.g. 3,4)."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed for a reproducible roll.")
+        int | None,
+        typer.Option("--seed", min=0, max=MAX_SEED, help="Seed for a reproducible roll."),
     ] = None,
     kind: TypeOption = None,
     bu: Bu = False,
@@ -240,7 +252,8 @@ def grenades_command(
     ] = False,
     dr: Annotated[int | None, typer.Option("--dr", metavar="N", help="Physical die (1-6).")] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed for a reproducible roll.")
+        int | None,
+        typer.Option("--seed", min=0, max=MAX_SEED, help="Seed for a reproducible roll."),
     ] = None,
     defensive: Defensive = False,
     as_json: AsJson = False,

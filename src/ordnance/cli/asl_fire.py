@@ -17,6 +17,7 @@ from ordnance.asl.smoke import smoke_placement
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import emit, roll_or_read, ruling_table
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_DRM, MAX_FP, MAX_SEED
 from ordnance.core.rulings import DRM
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -25,7 +26,10 @@ Dice = Annotated[
     typer.Option("--dice", metavar="W,C", help="Physical dice: white, colored (e.g. 3,4)."),
 ]
 Seed = Annotated[
-    int | None, typer.Option("--seed", help="Seed for a reproducible roll (default: fresh).")
+    int | None,
+    typer.Option(
+        "--seed", min=0, max=MAX_SEED, help="Seed for a reproducible roll (default: fresh)."
+    ),
 ]
 Breakdown = Annotated[
     int | None, typer.Option("--breakdown", metavar="B", help="The Gun's B# (2-12).")
@@ -48,6 +52,8 @@ Drms = Annotated[
     typer.Option(
         "--drm",
         metavar="N",
+        min=-MAX_DRM,
+        max=MAX_DRM,
         help="A DRM for TEM, LOS Hindrance or CA change; repeat for each (e.g. --drm -1).",
     ),
 ]
@@ -73,8 +79,8 @@ def parse_fp(text: str) -> Fraction:
         value = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
         raise BadInput("FP", text, "expected a number, e.g. 12") from None
-    if value <= 0:
-        raise BadInput("FP", text, "Canister FP must be positive")
+    if not 0 < value <= MAX_FP:
+        raise BadInput("FP", text, f"Canister FP must be positive, at most {MAX_FP}")
     return value
 
 

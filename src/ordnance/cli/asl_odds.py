@@ -34,6 +34,7 @@ from ordnance.cli.asl_fire import (
 )
 from ordnance.cli.groups import odds_app, settings_of
 from ordnance.cli.output import console, emit_json, odds_table
+from ordnance.core.limits import MAX_DRM
 from ordnance.core.odds import OutcomeOdds
 
 
@@ -82,7 +83,14 @@ def depletion_odds_command(
         int | None, typer.Option("--to-hit", metavar="T", help="Modified To Hit number.")
     ] = None,
     drm: Annotated[
-        int, typer.Option("--drm", metavar="D", help="Total To Hit DRM (e.g. --drm -1).")
+        int,
+        typer.Option(
+            "--drm",
+            metavar="D",
+            min=-MAX_DRM,
+            max=MAX_DRM,
+            help="Total To Hit DRM (e.g. --drm -1).",
+        ),
     ] = 0,
     breakdown: Breakdown = None,
     intensive_fire: Annotated[

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ordnance.cli.groups import game_app
-from ordnance.cli.output import console, emit_json, ruling_table
+from ordnance.cli.output import console, emit_json, output_file, ruling_table
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
 from ordnance.game.errors import LogMismatch
@@ -512,7 +512,10 @@ def list_command(db: Db = None, as_json: AsJson = False) -> None:
 @game_app.command("export")
 def export_command(
     game: GameId,
-    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Where to write the log.")],
+    out: Annotated[
+        Path,
+        typer.Option("--out", metavar="FILE", help="Where to write the log.", callback=output_file),
+    ],
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
@@ -538,7 +541,13 @@ def render_command(
     game: GameId,
     *,
     out: Annotated[
-        Path, typer.Option("--out", metavar="FILE", help="The SVG (or .png) file to write.")
+        Path,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="The SVG (or .png) file to write.",
+            callback=output_file,
+        ),
     ],
     los: Annotated[
         tuple[str, str] | None,
@@ -623,7 +632,6 @@ def _entries_of(data: bytes) -> tuple[str, list[Entry]]:
 
 
 def _read(file: Path) -> bytes:
-    try:
-        return file.read_bytes()
-    except OSError as error:
-        raise BadInput("file", str(file), f"cannot be read ({error.strerror})") from None
+    from ordnance.core.limits import MAX_LOG_FILE_BYTES, read_limited  # noqa: PLC0415
+
+    return read_limited(file, "file", MAX_LOG_FILE_BYTES)

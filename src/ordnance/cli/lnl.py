@@ -27,6 +27,7 @@ from ordnance.cli.output import (
     number_odds,
     number_odds_table,
     odds_table,
+    output_file,
     parse_overrides,
     roll_or_read,
     ruling_table,
@@ -34,6 +35,7 @@ from ordnance.cli.output import (
     show_settings,
 )
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_DRM, MAX_SEED
 from ordnance.core.maps import GameMap
 from ordnance.core.maps.svg import render_svg
 from ordnance.core.odds import Distribution, OutcomeOdds
@@ -65,7 +67,13 @@ Opportunity = Annotated[
 ]
 Drm = Annotated[
     list[int] | None,
-    typer.Option("--drm", metavar="N", help="Another firer-side modifier (repeatable; -1 works)."),
+    typer.Option(
+        "--drm",
+        metavar="N",
+        min=-MAX_DRM,
+        max=MAX_DRM,
+        help="Another firer-side modifier (repeatable; -1 works).",
+    ),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
@@ -106,7 +114,8 @@ def shell_command(
         typer.Option("--dice", metavar="W,C", help="Physical dice: white, colored (e.g. 3,4)."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed for a reproducible roll.")
+        int | None,
+        typer.Option("--seed", min=0, max=MAX_SEED, help="Seed for a reproducible roll."),
     ] = None,
     opportunity: Opportunity = False,
     drm: Drm = None,
@@ -120,7 +129,12 @@ def shell_command(
     ] = None,
     svg: Annotated[
         Path | None,
-        typer.Option("--svg", metavar="FILE", help="Draw the map with the marker and the LOS."),
+        typer.Option(
+            "--svg",
+            metavar="FILE",
+            help="Draw the map with the marker and the LOS.",
+            callback=output_file,
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:

@@ -19,7 +19,7 @@ from rich.text import Text
 from ordnance.asl.canister_target import canister_aiming_points
 from ordnance.cli.groups import map_app
 from ordnance.cli.map_games import bundled_maps, judge_for, open_map
-from ordnance.cli.output import console, emit_json, ruling_table
+from ordnance.cli.output import console, emit_json, output_file, ruling_table
 from ordnance.cli.pictures import scenario_picture, write_picture
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import (
@@ -32,6 +32,7 @@ from ordnance.core.hexgrid import (
     LabelScheme,
     distance,
 )
+from ordnance.core.limits import MAX_RANGE
 from ordnance.core.maps import GameMap, LosVerdict, label_or_none, vertex_label
 from ordnance.core.maps.loader import schema
 from ordnance.core.maps.svg import ArcView
@@ -128,14 +129,26 @@ def _board(label: str) -> str:
     return label[: len(label) - len(label.lstrip("0123456789"))]
 
 
+def _kind(text: str) -> str:
+    """How a hex is named without a map: cube coordinates, a board label or a grid label."""
+    if "," in text:
+        return "cube coordinates"
+    return "a board label" if _board(text) else "a grid label"
+
+
 def _loose_hex(text: str, other: str) -> Hex:
     """A hex without a map: cube coordinates, a plain grid label, or a label on one board."""
-    text = text.strip()
+    text, other = text.strip(), other.strip()
+    kinds = {_kind(text), _kind(other)}
+    if len(kinds) > 1:
+        ways = " and ".join(sorted(kinds))
+        problem = f"{text} and {other} are named two ways ({ways}): name both one way"
+        raise BadInput("hex label", text, problem)
     if "," in text:
         return Hex.parse(text)
     board = _board(text)
     if board:
-        other_board = _board(other.strip())
+        other_board = _board(other)
         if other_board and other_board != board:
             problem = f"{text} and {other.strip()} lie on two boards: --map places the boards"
             raise BadInput("hex label", text, problem)
@@ -153,7 +166,10 @@ def arc_command(
     ] = None,
     kind: Annotated[str, typer.Option("--kind", help="CA, TCA (ASL), FFA (V&V), or ANY.")] = "CA",
     max_range: Annotated[
-        int | None, typer.Option("--range", min=1, help="Farthest range (default: the map edge).")
+        int | None,
+        typer.Option(
+            "--range", min=1, max=MAX_RANGE, help="Farthest range (default: the map edge)."
+        ),
     ] = None,
     open_boundary: Annotated[
         bool, typer.Option("--open", help="Hexes cut by a boundary ray are outside.")
@@ -164,7 +180,8 @@ def arc_command(
     game_map = open_map(map_name)
     origin = _hex(game_map, hex_label)
     arc = _arc(kind, facing, open_boundary)
-    reach = max_range if max_range is not None else max(origin.distance(h) for h in game_map)
+    edge = max(origin.distance(h) for h in game_map)
+    reach = edge if max_range is None else min(max_range, edge)  # no rings beyond the map
     inside = [h for h in arc.hexes(origin, reach) if h in game_map]
     labels = [game_map.label(h) for h in inside]
     clauses = [FFA_CLAUSE] if arc.kind is ArcKind.FFA else []
@@ -259,7 +276,9 @@ def canister_command(
 def render_command(
     map_name: MapName,
     *,
-    out: Annotated[Path, typer.Option("--out", help="The SVG (or .png) file to write.")],
+    out: Annotated[
+        Path, typer.Option("--out", help="The SVG (or .png) file to write.", callback=output_file)
+    ],
     los: Annotated[
         tuple[str, str] | None,
         typer.Option("--los", metavar="FROM TO", help="Draw this line of sight."),
@@ -269,7 +288,8 @@ def render_command(
         typer.Option("--arc", metavar="HEX:KIND:FACING", help="Draw an arc, e.g. 4G5:CA:E."),
     ] = None,
     arc_range: Annotated[
-        int | None, typer.Option("--arc-range", min=1, help="How far to shade the arc.")
+        int | None,
+        typer.Option("--arc-range", min=1, max=MAX_RANGE, help="How far to shade the arc."),
     ] = None,
     png: Annotated[bool, typer.Option("--png", help="Also write a PNG beside the SVG.")] = False,
     size: Annotated[

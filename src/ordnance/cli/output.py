@@ -7,6 +7,7 @@ import secrets
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import typer
@@ -63,6 +64,13 @@ def roll_or_read(dice: str | None, seed: int | None, purpose: str) -> tuple[DR, 
         return DR.parse(dice), None
     used = seed if seed is not None else secrets.randbits(32)
     return SeededDice(used).roll_dr(purpose), used
+
+
+def output_file(path: Path | None) -> Path | None:
+    """Typer callback of an option naming a file to write: it must name a file ('' does not)."""
+    if path is not None and path.name in ("", ".", ".."):
+        raise typer.BadParameter(f"{str(path)!r} is not a file name")
+    return path
 
 
 def emit_json(payload: dict[str, Any]) -> None:

@@ -35,6 +35,7 @@ from ordnance.cli.output import (
 )
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_DRM, MAX_NUMBER
 from ordnance.core.rulings import jsonable
 from ordnance.vv.combat_table import TABLE
 from ordnance.vv.game import VvRuleset
@@ -63,9 +64,18 @@ def vv_options(
 def odds_command(
     ctx: typer.Context,
     *,
-    apfp: Annotated[int, typer.Option("--apfp", metavar="N", help="Total APFP of the attack.")],
+    apfp: Annotated[
+        int, typer.Option("--apfp", metavar="N", max=MAX_NUMBER, help="Total APFP of the attack.")
+    ],
     drm: Annotated[
-        int, typer.Option("--drm", metavar="D", help="Total DRM (cover, hindrance, leader...).")
+        int,
+        typer.Option(
+            "--drm",
+            metavar="D",
+            min=-MAX_DRM,
+            max=MAX_DRM,
+            help="Total DRM (cover, hindrance, leader...).",
+        ),
     ] = 0,
     as_json: AsJson = False,
 ) -> None:
@@ -253,7 +263,7 @@ def ai_command(
     applied = []
     with _service(db) as service:
         guard(service, game)
-        service.game(game).check_side(side)
+        service.authorize(game, side, secret)  # first: a wrong token is refused even when idle
         for _ in range(MAX_AI_COMMANDS):
             folded = service.game(game)
             choose = getattr(folded.rules, "ai_command", None)

@@ -20,6 +20,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_NUMBER
+from ordnance.core.limits import whole_number as _whole
+
+
+def bounded(what: str, text: str) -> int:
+    """A whole number of at most MAX_DIGITS ASCII digits, with an optional sign."""
+    return _whole(text, what, -MAX_NUMBER, MAX_NUMBER)
 
 
 @dataclass(frozen=True)
@@ -48,12 +55,9 @@ def whole_number(text: str) -> int:
     >>> whole_number("one")
     Traceback (most recent call last):
     ...
-    ordnance.core.errors.BadInput: bad number 'one': expected a whole number
+    ordnance.core.errors.BadInput: bad number 'one': expected a whole number (digits 0-9)
     """
-    try:
-        return int(text)
-    except ValueError:
-        raise BadInput("number", text, "expected a whole number") from None
+    return bounded("number", text)
 
 
 def verb_of(words: Sequence[str], verbs: Collection[str]) -> tuple[str, str]:

@@ -10,15 +10,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from ordnance.core.errors import BadInput
+from ordnance.core.errors import BadInput, shown
 
 FACES = range(1, 7)
 
 
 def _face(text: str, whole: str, position: int) -> int:
     stripped = text.strip()
-    if not stripped.isdigit() or int(stripped) not in FACES:
-        raise BadInput("dice", whole, f"a die shows 1 to 6, not {stripped!r}", position)
+    if len(stripped) != 1 or not "1" <= stripped <= "6":  # one ASCII digit, never 5,000
+        raise BadInput("dice", whole, f"a die shows 1 to 6, not {shown(stripped)}", position)
     return int(stripped)
 
 

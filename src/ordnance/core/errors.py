@@ -5,6 +5,37 @@ Both carry enough to tell a player, in one line, what went wrong and where.
 
 from __future__ import annotations
 
+import re
+
+# scheme://user:password@ ... the password runs to the last '@' before the host's '/'.
+_PASSWORD = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:)[^\s/]*@")
+
+
+def mask_passwords(text: str) -> str:
+    """``text`` with the password of every URL in it replaced by ``***`` (a database URL
+    may be quoted in an error message).
+
+    >>> mask_passwords("database postgresql://ann:s3cret@db.example/games: refused")
+    'database postgresql://ann:***@db.example/games: refused'
+    """
+    return _PASSWORD.sub(r"\1***@", text)
+
+
+SHOWN_CHARACTERS = 200  # how much of an offending text a message quotes (core.limits lists it)
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message quotes it: cut short after SHOWN_CHARACTERS.
+
+    >>> shown("4G5")
+    "'4G5'"
+    >>> shown("9" * 5000)
+    "'9999999999999999999999999999999999999999...' (5000 characters)"
+    """
+    if len(text) <= SHOWN_CHARACTERS:
+        return repr(text)
+    return repr(text[:40])[:-1] + f"...' ({len(text)} characters)"
+
 
 class OrdnanceError(Exception):
     """Base of every error this package raises on purpose."""
@@ -49,4 +80,4 @@ class BadInput(OrdnanceError, ValueError):
 
     def __str__(self) -> str:
         where = f" at position {self.position}" if self.position is not None else ""
-        return f"bad {self.what} {self.text!r}{where}: {self.problem}"
+        return f"bad {self.what} {shown(self.text)}{where}: {self.problem}"

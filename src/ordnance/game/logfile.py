@@ -40,6 +40,7 @@ from typing import Any
 
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.core.limits import check_tree, parsing
 from ordnance.core.ruleset import Command, RollKind, RollRecord
 from ordnance.game import fold
 from ordnance.game.entries import GENESIS, Entry, canonical
@@ -84,9 +85,13 @@ def _header(raw: bytes) -> tuple[str, str]:
     """The game id and opening public key of a header line, checked byte for byte."""
     text = _decoded(raw, None)
     try:
-        header = json.loads(text + _FOOTER)
+        with parsing("log header", "header"):
+            header = json.loads(text + _FOOTER)
+        check_tree(header, "log header", "header")
     except json.JSONDecodeError:
         raise LogMismatch(None, f"not an {FORMAT} header") from None
+    except BadInput as error:
+        raise LogMismatch(None, error.problem) from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise LogMismatch(None, f"not an {FORMAT} header")
     if header.get("version") != FORMAT_VERSION:
@@ -148,7 +153,10 @@ def _decoded(raw: bytes, index: int | None) -> str:
 
 def _entry(text: str, index: int) -> Entry:
     try:
-        entry = Entry.from_json(json.loads(text))
+        with parsing("log entry", f"entry {index}"):
+            data = json.loads(text)
+        check_tree(data, "log entry", f"entry {index}")
+        entry = Entry.from_json(data)
     except json.JSONDecodeError as error:
         raise LogMismatch(index, f"not valid JSON ({error.msg} at column {error.colno})") from None
     except BadInput as error:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import check_tree, parsing
 from ordnance.game.errors import LogMismatch
 
 FORMAT = "ordnance-invitation"
@@ -76,9 +77,13 @@ class Invitation:
     @classmethod
     def from_bytes(cls, data: bytes) -> Invitation:
         try:
-            body = json.loads(data.decode("utf-8"))
+            with parsing("invitation", "file"):
+                body = json.loads(data.decode("utf-8"))
+            check_tree(body, "invitation", "file")
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise LogMismatch(None, f"not an invitation file ({error})") from None
+        except BadInput as error:
+            raise LogMismatch(None, f"not an invitation file ({error.problem})") from None
         if not isinstance(body, dict) or body.get("format") != FORMAT:
             raise LogMismatch(None, f"not an {FORMAT} file")
         if body.get("version") != FORMAT_VERSION:

@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_TEXT_FILE_BYTES, check_tree, parsing, read_limited
 from ordnance.game.registry import ruleset
 
 DICE_MODES = ("fair", "physical")
@@ -67,12 +68,13 @@ def load_scenario_file(path: str | Path) -> Scenario:
     """Read and check a scenario file; every fault is one BadInput naming file and key."""
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise BadInput("scenario file", str(path), f"cannot be read ({reason})") from None
+        text = read_limited(file, "scenario file", MAX_TEXT_FILE_BYTES).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadInput("scenario file", str(path), f"cannot be read ({error})") from None
     try:
-        data = yaml.safe_load(text)
+        with parsing("scenario file", str(path)):
+            data = yaml.safe_load(text)
+        check_tree(data, "scenario file", str(path))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

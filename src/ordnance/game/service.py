@@ -620,6 +620,11 @@ class GameService:
             new.append(reveal)
         return self._store(game, new, after)
 
+    def authorize(self, game_id: str, side: str, token: str) -> Game:
+        """The game, once ``token`` is ``side``'s: NotAuthorized otherwise (even when the
+        command would then find nothing to do)."""
+        return self._authorized(game_id, side, token, None)
+
     # --- helpers -----------------------------------------------------------------------------
 
     def _authorized(

@@ -12,12 +12,15 @@ only when nobody else has; otherwise :class:`~ordnance.game.errors.StaleState`. 
 commit in the same transaction, so an entry is either wholly stored or not at all.
 
 SQLite runs in WAL mode with ``synchronous=FULL`` (a commit is on disk before it is
-acknowledged) and writes take the database lock up front (``BEGIN IMMEDIATE``), waiting up to a
-minute for another writer. The schema is created or upgraded on first use.
+acknowledged) and writes take the database lock up front (``BEGIN IMMEDIATE``), waiting for
+another writer at most ``$ORDNANCE_DB_TIMEOUT`` seconds (default 5; PostgreSQL: the same bound
+on connecting and on waiting for a lock). The schema is created or upgraded on first use.
+Every database failure leaves as one :class:`StorageError` line (``game.dberrors``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -29,9 +32,17 @@ import platformdirs
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import IntegrityError
 
-from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.core.errors import BadInput
+from ordnance.core.limits import db_timeout
+from ordnance.game.dberrors import (
+    StorageError,
+    bad_url,
+    damaged,
+    driver_failure,
+    storage_errors,
+)
 from ordnance.game.entries import Entry, canonical
 from ordnance.game.errors import StaleState
 from ordnance.game.keystore import KeyStore
@@ -40,7 +51,6 @@ from ordnance.game.migrations import __file__ as _migrations_init
 HEAD = "0002"  # the newest migration; tests check it against the migrations folder
 MIGRATIONS = Path(_migrations_init).parent
 _WRITE = "ordnance_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
-SQLITE_BUSY_SECONDS = 60
 
 metadata = sa.MetaData()
 games = sa.Table(
@@ -69,17 +79,6 @@ tokens = sa.Table(
     sa.Column("side", sa.String(32), primary_key=True),
     sa.Column("token_hash", sa.String(64), nullable=False),
 )
-
-
-class StorageError(OrdnanceError):
-    """The database cannot be reached or used; says which (password hidden)."""
-
-    def __init__(self, url: str, problem: str) -> None:
-        super().__init__(url, problem)
-        self.url, self.problem = url, problem
-
-    def __str__(self) -> str:
-        return f"database {self.url}: {self.problem}"
 
 
 def default_database() -> Path:
@@ -111,17 +110,30 @@ def _shown(url: sa.URL) -> str:
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; a SQLite file (and its folder) is created on first use."""
+    authority = url.partition("://")[2].partition("/")[0]
+    if authority.count("@") > 1:
+        # Else the driver reads part of the password as the host, and says so in its error.
+        raise bad_url(url, "more than one '@' before the host (write an '@' of a password %40)")
     try:
         parsed = sa.make_url(url)
         is_sqlite = parsed.get_backend_name() == "sqlite"
-        if is_sqlite and parsed.database not in (None, "", ":memory:"):
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        options: dict[str, Any] = (
-            {"connect_args": {"timeout": SQLITE_BUSY_SECONDS}} if is_sqlite else {}
-        )
-        engine = sa.create_engine(parsed, **options)
-    except (ArgumentError, NoSuchModuleError, ValueError) as error:
-        raise BadInput("database URL", url, str(error).splitlines()[0]) from None
+    except (sa.exc.ArgumentError, ValueError) as error:
+        raise bad_url(url, str(error).splitlines()[0]) from None
+    wait = db_timeout()
+    options: dict[str, Any] = {}
+    if is_sqlite:
+        options["connect_args"] = {"timeout": wait}
+    elif parsed.get_backend_name() == "postgresql":
+        # Connecting and waiting for a row lock give up after the same bound.
+        options["connect_args"] = {
+            "connect_timeout": max(1, round(wait)),
+            "options": f"-c lock_timeout={round(wait * 1000)}",
+        }
+    try:
+        with storage_errors(url):
+            if is_sqlite and parsed.database not in (None, "", ":memory:"):
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            engine = sa.create_engine(parsed, **options)
     except OSError as error:
         raise StorageError(url, f"cannot create its folder ({error.strerror})") from None
     if is_sqlite:
@@ -197,14 +209,9 @@ class Store:
         with self._errors():
             ensure_schema(self.engine, keys)
 
-    @contextmanager
-    def _errors(self) -> Iterator[None]:
+    def _errors(self) -> contextlib.AbstractContextManager[None]:
         """Database failures become one StorageError line (no traceback, no password)."""
-        try:
-            yield
-        except OperationalError as error:
-            reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-            raise StorageError(self._shown, reason) from None
+        return storage_errors(self._shown)
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
@@ -250,10 +257,22 @@ class Store:
         with self.reading() as connection:
             rows = connection.exec_driver_sql(query, (game, start)).all()
         loads = json.loads
-        return [
-            Entry(seq, kind, side, loads(body), prev, hashed, sig)
-            for seq, kind, side, body, prev, hashed, sig in rows
-        ]
+        try:
+            return [
+                Entry(seq, kind, side, loads(body), prev, hashed, sig)
+                for seq, kind, side, body, prev, hashed, sig in rows
+            ]
+        except (ValueError, RecursionError):
+            # Off the fast path: find the damaged entry and name it.
+            for seq, _, _, body, *_ in rows:
+                self._body(game, seq, body)
+            raise
+
+    def _body(self, game: str, seq: int, text: str) -> Any:
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):
+            raise damaged(self._shown, game, f"the body of entry {seq} is not JSON") from None
 
     def token_hash(self, game: str, side: str) -> str | None:
         query = sa.select(tokens.c.token_hash).where(
@@ -367,11 +386,8 @@ class _Appender:
             (game, e.seq, e.type, e.side, e.body_text or canonical(e.body), e.prev, e.hash, e.sig)
             for e in new
         ]
-        try:
+        with storage_errors(_shown(self.engine.url)):
             raw = self.engine.raw_connection()
-        except OperationalError as error:
-            reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-            raise StorageError(_shown(self.engine.url), reason) from None
         try:
             return self._append(raw, game, based_on, rows)
         finally:
@@ -405,11 +421,12 @@ class _Appender:
                 # Only a racing writer gets here (the version check should have caught it).
                 raise StaleState(game, based_on, based_on + 1) from None
             if isinstance(error, self.dbapi.OperationalError):
-                reason = str(error).strip().splitlines()[0] if str(error) else type(error).__name__
-                raise StorageError(_shown(self.engine.url), reason) from None
+                raise driver_failure(_shown(self.engine.url), error) from None
             raise
         finally:
-            cursor.close()
+            # After a failed BEGIN (a locked file) the rollback closed the connection too.
+            with contextlib.suppress(self.dbapi.Error):
+                cursor.close()
 
     def _rollback(self, raw: Any) -> None:
         try:

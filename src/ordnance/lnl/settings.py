@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_DRM, whole_number
 
 
 def _setting(default: Any, tag: str, rule: str, doc: str, choices: tuple[str, ...] = ()) -> Any:
@@ -194,13 +195,11 @@ def _convert(name: str, text: str, kind: type, choices: tuple[str, ...]) -> Any:
             return False
         raise BadInput("setting", f"{name}={text}", "expected true or false")
     if kind is int:
+        low, high = (1, 10) if name == "passes_end_operations" else (-MAX_DRM, MAX_DRM)
         try:
-            number = int(value)
-        except ValueError:
-            raise BadInput("setting", f"{name}={text}", "expected a whole number") from None
-        if number < 1 and name == "passes_end_operations":
-            raise BadInput("setting", f"{name}={text}", "at least one pass")
-        return number
+            return whole_number(value, "setting", low, high)
+        except BadInput as error:
+            raise BadInput("setting", f"{name}={text}", error.problem) from None
     if choices and value.lower() not in choices:
         raise BadInput("setting", f"{name}={text}", f"one of {', '.join(choices)}")
     return value.lower() if choices else value

@@ -116,7 +116,7 @@ class ToHitTable:
         bands: list[tuple[int, int]] = []
         for key, value in raw.items():
             text = str(key).strip()
-            if not text.isdigit() or int(text) < 1:
+            if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) < 1:
                 raise BadInput("to-hit table", text, "a band is named by its longest range")
             if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 12:
                 raise BadInput("to-hit table", f"{text}: {value}", "a To Hit number is 2 to 12")

@@ -95,7 +95,7 @@ class Allocation:
         unit, colon, what = text.strip().partition(":")
         if not colon or not unit:
             raise BadInput("allocation", text, "expected UNIT:ACTION, e.g. a1:pin or truck:3")
-        if what.isdigit():
+        if what.isascii() and what.isdigit() and len(what) <= 3:
             return cls(unit, Action.ABSORB, int(what))
         try:
             action = Action(what.strip().lower())

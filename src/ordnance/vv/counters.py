@@ -56,7 +56,7 @@ class Counter:
         values: list[int] = []
         position = 0
         for part in parts:
-            if not part.isdigit():
+            if not (part.isascii() and part.isdigit()) or len(part) > 3:
                 raise BadInput("counter", text, f"{part!r} is not a whole number", position)
             values.append(int(part))
             position += len(part) + 1

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_DRM
 
 # The text values a setting of kind ``str`` may take.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -208,8 +209,8 @@ def _convert(name: str, text: str, kind: type) -> Any:
             value = Fraction(text.strip())
         except (ValueError, ZeroDivisionError):
             raise BadInput("setting", whole, "expected a number such as 1 or 3/2") from None
-        if value < 0:
-            raise BadInput("setting", whole, "cannot be negative")
+        if not 0 <= value <= MAX_DRM:
+            raise BadInput("setting", whole, f"expected a number from 0 to {MAX_DRM}")
         return value
     choices = CHOICES.get(name)
     if choices is not None and text.strip() not in choices:

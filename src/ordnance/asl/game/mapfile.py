@@ -25,6 +25,7 @@ from typing import Any
 
 from ordnance.asl.terrain import GAME, asl_chart
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_TEXT_FILE_BYTES, read_limited
 from ordnance.core.maps import GameMap, Vocabulary, load_map_text, map_path
 
 
@@ -62,7 +63,7 @@ def read_map(raw: object, base: Path | None) -> dict[str, Any] | None:
 
 def _read(path: Path, name: str) -> bytes:
     if path.is_file():
-        return path.read_bytes()
+        return read_limited(path, "map file", MAX_TEXT_FILE_BYTES)
     known = bundled()
     if name in known:
         return resources.files("ordnance.asl").joinpath("data", "maps", known[name]).read_bytes()

@@ -40,6 +40,7 @@ from ordnance.asl.supply import parse_gun_size
 from ordnance.core import fields
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, GeomorphicLabels, Hex
+from ordnance.core.limits import MAX_FP
 from ordnance.core.maps import GameMap, Labels
 
 # Keys each level of an ASL scenario file may have (examples/scenario.schema.json lists them).
@@ -319,8 +320,8 @@ def _fp(value: object, where: str) -> str | None:
         fp = Fraction(str(value))
     except (ValueError, ZeroDivisionError):
         raise fields.fault(where, "expected a number") from None
-    if fp <= 0:
-        raise fields.fault(where, "must be positive")
+    if not 0 < fp <= MAX_FP:
+        raise fields.fault(where, f"must be positive, at most {MAX_FP}")
     return str(fp)
 
 

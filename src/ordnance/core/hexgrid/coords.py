@@ -21,7 +21,8 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ordnance.core.errors import BadInput
+from ordnance.core.errors import BadInput, shown
+from ordnance.core.limits import MAX_NUMBER, whole_number
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -58,9 +59,11 @@ class Hex:
         position = 0
         for part in parts:
             try:
-                values.append(int(part))
-            except ValueError:
-                raise BadInput("hex", text, f"{part!r} is not a whole number", position) from None
+                values.append(whole_number(part, "hex", -MAX_NUMBER, MAX_NUMBER))
+            except BadInput as error:
+                raise BadInput(
+                    "hex", text, f"{shown(part)} is not a whole number ({error.problem})", position
+                ) from None
             position += len(part) + 1
         if sum(values) != 0:
             raise BadInput("hex", text, "cube coordinates must sum to 0", 0)

@@ -40,6 +40,7 @@ from typing import Protocol
 
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid.coords import Hex
+from ordnance.core.limits import MAX_BOARDS, MAX_DIGITS
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -101,10 +102,13 @@ class _Reader:
 
     def number(self, name: str) -> int:
         start = self.at
-        while self.at < len(self.text) and self.text[self.at].isdigit():
+        # ASCII digits only: Python's isdigit() also takes full-width and superscript digits.
+        while self.at < len(self.text) and "0" <= self.text[self.at] <= "9":
             self.at += 1
         if self.at == start:
             raise self.fail(f"expected the {name} number")
+        if self.at - start > MAX_DIGITS:
+            raise self.fail(f"a {name} number of more than {MAX_DIGITS} digits", start)
         return int(self.text[start : self.at])
 
     def column(self, columns: int) -> int:
@@ -209,6 +213,8 @@ class GeomorphicLabels:
         boards = [board for row in self.layout for board in row]
         if not boards or any(len(row) != len(self.layout[0]) for row in self.layout):
             raise BadInput("board layout", str(self), "every row needs the same number of boards")
+        if len(boards) > MAX_BOARDS:
+            raise BadInput("board layout", str(self), f"more than {MAX_BOARDS} boards")
         if len(set(boards)) != len(boards) or min(boards) < 1:
             raise BadInput("board layout", str(self), "boards are numbered from 1, each once")
         # Neighbouring boards share a column; the shared column keeps its shift only if the
@@ -225,7 +231,8 @@ class GeomorphicLabels:
         for row_text in text.split("/"):
             row = []
             for board in row_text.split(","):
-                if not board.strip().isdigit():
+                digits = board.strip()
+                if not digits or not digits.isascii() or not digits.isdigit() or len(digits) > 4:
                     position = text.find(board) if board else len(text)
                     raise BadInput(
                         "board layout", text, f"{board!r} is not a board number", position

@@ -51,6 +51,14 @@ import yaml
 
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import GeomorphicLabels, GridLabels, Hex, Hexside, Shift
+from ordnance.core.limits import (
+    MAX_GRID_SIDE,
+    MAX_MAP_HEXES,
+    MAX_TEXT_FILE_BYTES,
+    check_tree,
+    parsing,
+    read_limited,
+)
 from ordnance.core.maps.model import GameMap, Labels, parse_hexside
 from ordnance.core.maps.terrain import Vocabulary
 
@@ -140,9 +148,9 @@ def load_map(path: str | Path, vocabulary_for: VocabularyFor) -> GameMap:
     """Read a map file; ``vocabulary_for(game)`` gives the names that game's table defines."""
     file = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise MapFileError(file, "", f"cannot read the file ({err.strerror or err})") from None
+        text = read_limited(Path(path), "map file", MAX_TEXT_FILE_BYTES).decode("utf-8")
+    except BadInput as err:
+        raise MapFileError(file, "", err.problem) from None
     except UnicodeDecodeError:
         raise MapFileError(file, "", "the file is not UTF-8 text") from None
     return load_map_text(text, file, vocabulary_for)
@@ -151,7 +159,11 @@ def load_map(path: str | Path, vocabulary_for: VocabularyFor) -> GameMap:
 def load_map_text(text: str, file: str, vocabulary_for: VocabularyFor) -> GameMap:
     """Read a map from YAML text; ``file`` names it in messages."""
     try:
-        data = yaml.load(text, Loader=_Loader)
+        with parsing("map file", file):
+            data = yaml.load(text, Loader=_Loader)
+        check_tree(data, "map file", file)
+    except BadInput as err:
+        raise MapFileError(file, "", err.problem) from None
     except _Fault as fault:
         raise MapFileError(file, fault.key, fault.problem, fault.line) from None
     except yaml.YAMLError as err:
@@ -261,12 +273,20 @@ class _Reader:
                 expected = "boards, or columns, rows, first_row, shift"
                 raise self.fail(grid, key, f"unknown key; expected {expected}", f"grid.{key}")
         sizes = {}
-        for key, low, default in (("columns", 1, None), ("rows", 1, None), ("first_row", 0, 1)):
+        bounds = (
+            ("columns", 1, MAX_GRID_SIDE, None),
+            ("rows", 1, MAX_GRID_SIDE, None),
+            ("first_row", 0, 1, 1),
+        )
+        for key, low, high, default in bounds:
             value = grid.get(key, default)
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                problem = f"expected a whole number of at least {low}"
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                problem = f"expected a whole number from {low} to {high}"
                 raise self.fail(grid, key, problem, f"grid.{key}")
             sizes[key] = value
+        if sizes["columns"] * sizes["rows"] > MAX_MAP_HEXES:
+            problem = f"{sizes['columns']} x {sizes['rows']} is more than {MAX_MAP_HEXES} hexes"
+            raise self.fail(data, "grid", problem)
         shift_text = grid.get("shift", Shift.ODD.value)
         if shift_text not in (Shift.ODD.value, Shift.EVEN.value):
             raise self.fail(grid, "shift", "expected odd or even", "grid.shift")

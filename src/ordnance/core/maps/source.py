@@ -16,6 +16,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from ordnance.core.limits import MAX_TEXT_FILE_BYTES
+
 
 class MapUnreadable(Exception):
     """The named map is neither bundled nor a readable file; ``reason`` says why (for a refusal)."""
@@ -76,7 +78,10 @@ def map_source(package: str, name: str, base: Path | None) -> MapSource:
     try:
         if entry is not None:
             return MapSource(entry.read_text(encoding="utf-8"), bundled=True)
-        return MapSource(map_path(name, base).read_text(encoding="utf-8"), bundled=False)
+        path = map_path(name, base)
+        if path.is_file() and path.stat().st_size > MAX_TEXT_FILE_BYTES:
+            raise MapUnreadable(f"larger than {MAX_TEXT_FILE_BYTES // 2**20} MiB")
+        return MapSource(path.read_text(encoding="utf-8"), bundled=False)
     except (OSError, UnicodeDecodeError) as error:
         # strerror is the plain sentence ("No such file or directory") without the path.
         raise MapUnreadable(getattr(error, "strerror", None) or str(error)) from None

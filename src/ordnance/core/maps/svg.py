@@ -279,7 +279,8 @@ class _Drawing:
                 )
 
     def arc(self, view: ArcView) -> None:
-        reach = view.max_range if view.max_range is not None else self._span()
+        edge = max(view.origin.distance(h) for h in self.m)
+        reach = edge if view.max_range is None else min(view.max_range, edge)
         inside = [h for h in view.arc.hexes(view.origin, reach) if h in self.m]
         for hex in inside:
             self.polygon(
@@ -302,10 +303,6 @@ class _Drawing:
                 f'stroke="{ARC_COLOUR}" stroke-width="2" stroke-dasharray="7,4" '
                 'clip-path="url(#map)"',
             )
-
-    def _span(self) -> int:
-        hexes = list(self.m)
-        return max(hexes[0].distance(h) for h in hexes) + max(hexes[-1].distance(h) for h in hexes)
 
     def crossed(self, los: LosVerdict) -> None:
         stop = los.blocked.range if los.blocked is not None else los.range

@@ -105,7 +105,7 @@ def _declared_game(text: str) -> str | None:
     """The ``game:`` a map file names, if it can be read at all (for a clearer refusal)."""
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError, ValueError):  # ValueError: a number too long
         return None
     game = data.get("game") if isinstance(data, Mapping) else None
     return game if isinstance(game, str) else None
