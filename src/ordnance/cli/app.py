@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "map": ("ordnance.cli.map",),
     "lnl": ("ordnance.cli.lnl",),
     "vv": ("ordnance.cli.vv",),
+    "serve": ("ordnance.cli.serve",),
 }
 
 
