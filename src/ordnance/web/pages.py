@@ -333,7 +333,7 @@ def _page(
         actions=views.actions_for(actions, unit),
         all_actions=actions,
         preview=preview,
-        ruling=views.last_ruling(log),
+        rulings=views.recent_rulings(log),
         log=views.log_lines(log),
         notice=notice,
         ai_moves=list(reversed(table.ai_moves.get(game, [])))[:6],

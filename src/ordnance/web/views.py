@@ -75,10 +75,16 @@ def log_lines(log: Sequence[Entry]) -> list[tuple[int, str]]:
     return [(entry.seq, entry_line(entry)) for entry in log[-LOG_SHOWN:]][::-1]
 
 
-def last_ruling(log: Sequence[Entry]) -> dict[str, Any] | None:
-    """The latest command still standing (not undone): its rolls as faces and its ruling."""
+def recent_rulings(log: Sequence[Entry], count: int = 3) -> list[dict[str, Any]]:
+    """The latest commands still standing (not undone), newest first: rolls as faces, rulings.
+
+    Several, because one action often brings an answer at once (the AI's CP allocation).
+    """
     undone = {e.body["undone"] for e in log if e.type == "undo"}
+    found: list[dict[str, Any]] = []
     for entry in reversed(log):
+        if len(found) == count:
+            break
         if entry.type != "command" or entry.seq in undone:
             continue
         ruling = dict(entry.body.get("ruling") or {})
@@ -101,17 +107,19 @@ def last_ruling(log: Sequence[Entry]) -> dict[str, Any] | None:
             for key in ("original_dr", "final_dr", "final", "apfp", "row", "cp", "range")
             if isinstance(ruling.get(key), int | str) and key in ruling
         ]
-        return {
-            "seq": entry.seq,
-            "side": entry.side,
-            "command": entry.body["command"]["text"],
-            "dice": dice,
-            "drms": [d for d in ruling.get("drms", []) if isinstance(d, Mapping)],
-            "numbers": numbers,
-            "clauses": [str(c) for c in ruling.get("clauses", [])],
-            "explanation": str(ruling.get("explanation", "")),
-        }
-    return None
+        found.append(
+            {
+                "seq": entry.seq,
+                "side": entry.side,
+                "command": entry.body["command"]["text"],
+                "dice": dice,
+                "drms": [d for d in ruling.get("drms", []) if isinstance(d, Mapping)],
+                "numbers": numbers,
+                "clauses": [str(c) for c in ruling.get("clauses", [])],
+                "explanation": str(ruling.get("explanation", "")),
+            }
+        )
+    return found
 
 
 def units_of(state: Mapping[str, Any]) -> list[dict[str, Any]]:
