@@ -4,6 +4,8 @@
 (function () {
   const parser = new DOMParser();
   let source = null;
+  let busy = false; // a form of this page is in flight: its answer brings the new view
+  let pushed = 0; // the latest version a push announced
 
   function main() { return document.getElementById("main"); }
 
@@ -38,19 +40,25 @@
     if (notice) { notice.innerHTML = ""; const p = document.createElement("p"); p.className = "notice"; p.textContent = text; notice.appendChild(p); }
   }
 
+  async function catchUp() {
+    const seen = parseInt(main().dataset.version || "0", 10);
+    if (busy || pushed <= seen) { return; }
+    busy = true;
+    try {
+      await load(cleanUrl());
+      say("The game moved on: version " + main().dataset.version + ".");
+    } finally { busy = false; }
+  }
+
   function listen() {
     const here = main();
     if (!here || !here.dataset.events || !window.EventSource) { return; }
     source = new EventSource(here.dataset.events + "?seen=" + here.dataset.version);
     const live = () => document.getElementById("live");
     source.addEventListener("hello", () => { const l = live(); if (l) { l.textContent = "live"; } });
-    source.addEventListener("version", async (event) => {
-      const now = parseInt(event.data, 10);
-      const seen = parseInt(main().dataset.version || "0", 10);
-      if (now > seen) {
-        await load(cleanUrl());
-        say("The game moved on: version " + now + ".");
-      }
+    source.addEventListener("version", (event) => {
+      pushed = Math.max(pushed, parseInt(event.data, 10));
+      catchUp();
     });
     source.onerror = () => { const l = live(); if (l) { l.textContent = "reconnecting"; } };
   }
@@ -59,18 +67,25 @@
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || form.hasAttribute("data-plain")) { return; }
     event.preventDefault();
+    busy = true;
+    try { await send(form); } finally { busy = false; }
+    catchUp();
+  });
+
+  async function send(form) {
     const data = new FormData(form);
-    if ((form.method || "get").toLowerCase() === "get") {
-      const url = new URL(form.action, location.href);
+    // getAttribute: a field named "action" shadows form.action.
+    const target = new URL(form.getAttribute("action") || location.href, location.href);
+    if ((form.getAttribute("method") || "get").toLowerCase() === "get") {
+      const url = target;
+      url.search = "";
       for (const [key, value] of data) { url.searchParams.set(key, value); }
       await load(url.toString(), true);
     } else {
-      const response = await fetch(form.action, { method: "POST", body: data, credentials: "same-origin" });
+      const response = await fetch(target, { method: "POST", body: data, credentials: "same-origin" });
       swap(await response.text(), response.redirected ? response.url : null, false);
     }
-    const notice = document.querySelector("#notice p");
-    if (notice) { notice.setAttribute("tabindex", "-1"); }
-  });
+  }
 
   document.addEventListener("click", async (event) => {
     const target = event.target instanceof Element ? event.target : null;
