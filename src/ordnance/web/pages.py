@@ -336,7 +336,7 @@ def _page(
         rulings=views.recent_rulings(log),
         log=views.log_lines(log),
         notice=notice,
-        ai_moves=list(reversed(table.ai_moves.get(game, [])))[:6],
+        ai_moves=list(reversed(table.ai_moves.get(game, [])))[:12],
         physical=info["dice"].get("mode") == "physical",
         undoable=info["undoable"] is not None and info["undoable"]["side"] == side,
         scalars=[
