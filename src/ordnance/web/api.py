@@ -3,7 +3,9 @@
 Answers are the JSON the CLI's ``--json`` prints; a failure is ``{"error": KIND, "message":
 TEXT}`` with KIND ``refused`` (HTTP 409, the CLI's exit 1), ``bad-input`` (422, exit 2),
 ``stale`` (409, exit 2), ``not-authorized`` (403, exit 2) or ``error`` (400, exit 2), and TEXT
-the line the CLI prints. Writes take the side's token as ``Authorization: Bearer TOKEN``.
+the line the CLI prints. Writes take the side's token as ``Authorization: Bearer TOKEN``; their
+answer adds ``entries`` (the stored log entries), ``to_move`` and ``version_now`` (after any
+answer of the server's AI) to the CLI's JSON.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from starlette.responses import Response
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.game.errors import NotAuthorized, StaleState
+from ordnance.game.service import Applied
 from ordnance.web.security import SCENARIO_LIMIT
 from ordnance.web.table import Table, scenario_from_text
 
@@ -76,6 +79,17 @@ class NotAuthorizedHeader(BadInput):
         super().__init__("authorization", "", "send the side's token as 'Bearer TOKEN'")
 
 
+def _after(table: Table, game: str, applied: Applied) -> dict[str, Any]:
+    """Beside the CLI's JSON: the entries themselves (the CLI prints from them), and whose
+    move it is now (the AI may have answered already)."""
+    folded = table.call(lambda s: s.game(game))
+    return {
+        "entries": [e.to_json() for e in applied.entries],
+        "to_move": folded.rules.to_move(folded.state),
+        "version_now": folded.version,
+    }
+
+
 async def _run(call: Callable[[], Any]) -> Any:
     """Run a blocking service call in a worker thread; errors come back as JSON."""
     try:
@@ -120,7 +134,7 @@ async def do(
         applied = table.do(
             game, body.side, _token(authorization), body.words, expect=body.expect_version
         )
-        return {**applied.to_json(), "entries": [e.to_json() for e in applied.entries]}
+        return {**applied.to_json(), **_after(table, game, applied)}
 
     return await _run(act)
 
@@ -136,7 +150,7 @@ async def undo(
 
     def act() -> dict[str, Any]:
         applied = table.undo(game, body.side, _token(authorization), body.expect_version)
-        return {**applied.to_json(), "entries": [e.to_json() for e in applied.entries]}
+        return {**applied.to_json(), **_after(table, game, applied)}
 
     return await _run(act)
 

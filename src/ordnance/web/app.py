@@ -34,6 +34,9 @@ def create_app(db: str | None = None, *, ai_keys: Path | None = None) -> FastAPI
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
+        watcher = getattr(app.state, "watcher", None)
+        if watcher is not None:
+            watcher.cancel()
         table.close()
 
     app = FastAPI(

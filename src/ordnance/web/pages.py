@@ -40,7 +40,6 @@ ENV = Environment(
 )
 # The bundled example scenarios (the repository's examples/ folder, as ``make run`` uses it).
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
-EVENT_POLL = 0.1  # seconds between looks at this process's news
 DB_POLL = 1.0  # seconds between looks at the database (writes by other processes)
 KEEPALIVE = 15.0
 
@@ -232,6 +231,29 @@ def export(request: Request, game: str) -> Response:
     )
 
 
+def _watcher(request: Request) -> asyncio.Task[None]:
+    """One task per app that reads every game's version from the database each DB_POLL
+    seconds (one query), so pages learn of writes made by other processes too."""
+    state = request.app.state
+    task: asyncio.Task[None] | None = getattr(state, "watcher", None)
+    if task is None or task.done():
+        table = _table(request)
+
+        async def watch() -> None:
+            while True:
+                await asyncio.sleep(DB_POLL)
+                try:
+                    games = await asyncio.to_thread(table.service.store.game_ids)
+                except OrdnanceError:
+                    continue
+                for game, _ruleset, version in games:
+                    table.news.note(game, version)
+
+        task = asyncio.get_running_loop().create_task(watch())
+        state.watcher = task
+    return task
+
+
 @router.get("/games/{game}/events")
 async def events(request: Request, game: str, seen: int = -1) -> StreamingResponse:
     """Server-sent events: a ``version`` event whenever the game moves past ``seen``."""
@@ -242,23 +264,26 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
         if last < 0:
             last = await asyncio.to_thread(table.call, lambda s: s.store.version(game))
         yield f"retry: 1000\nevent: hello\ndata: {last}\n\n".encode()
-        since_db = since_ping = 0.0
-        while not await request.is_disconnected():
-            now = table.news.version(game)
-            if since_db >= DB_POLL:
-                since_db = 0.0
-                stored = await asyncio.to_thread(table.call, lambda s: s.store.version(game))
-                table.news.note(game, stored)
-                now = stored
-            if now is not None and now > last:
-                last = now
-                yield f"event: version\ndata: {now}\n\n".encode()
-            if since_ping >= KEEPALIVE:
-                since_ping = 0.0
-                yield b": keep-alive\n\n"
-            await asyncio.sleep(EVENT_POLL)
-            since_db += EVENT_POLL
-            since_ping += EVENT_POLL
+        watcher = _watcher(request)
+        key = table.news.listen(game)
+        try:
+            while True:
+                now = table.news.version(game)
+                if now is not None and now > last:
+                    last = now
+                    yield f"event: version\ndata: {now}\n\n".encode()
+                    continue
+                key[1].clear()
+                if table.news.version(game) != now:
+                    continue  # moved on between the look and the clear
+                try:
+                    await asyncio.wait_for(key[1].wait(), KEEPALIVE)
+                except TimeoutError:
+                    yield b": keep-alive\n\n"
+        finally:
+            # The response is cancelled when the browser goes away.
+            table.news.stop(game, key)
+            del watcher
 
     try:
         await asyncio.to_thread(table.call, lambda s: s.store.version(game))

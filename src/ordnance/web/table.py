@@ -13,13 +13,14 @@ game database, which players may read.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shlex
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,20 +55,37 @@ def scenario_from_text(text: str, where: str = "scenario") -> Scenario:
     return scenario_from_mapping(data, None)
 
 
-@dataclass
 class News:
-    """The latest version of each game this process wrote or saw, for the event streams."""
+    """The latest version of each game this process wrote or saw, and the event streams
+    waiting for it (woken from any thread through their event loop)."""
 
-    versions: dict[str, int] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(self) -> None:
+        self.versions: dict[str, int] = {}
+        self.lock = threading.Lock()
+        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
 
     def note(self, game: str, version: int) -> None:
         with self.lock:
-            if version > self.versions.get(game, -1):
-                self.versions[game] = version
+            if version <= self.versions.get(game, -1):
+                return
+            self.versions[game] = version
+            waiting = list(self._waiting.get(game, ()))
+        for loop, event in waiting:
+            loop.call_soon_threadsafe(event.set)
 
     def version(self, game: str) -> int | None:
         return self.versions.get(game)
+
+    def listen(self, game: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
+        """An event set whenever ``game`` moves on (call from the event loop)."""
+        key = (asyncio.get_running_loop(), asyncio.Event())
+        with self.lock:
+            self._waiting.setdefault(game, set()).add(key)
+        return key
+
+    def stop(self, game: str, key: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
+        with self.lock:
+            self._waiting.get(game, set()).discard(key)
 
 
 class AiKeys:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ordnance.core.errors import OrdnanceError
+from ordnance.core.errors import IllegalAction, OrdnanceError
 from ordnance.core.maps.svg import render_svg
 from ordnance.core.ruleset import MapRules
 from ordnance.game.entries import Entry
@@ -210,12 +210,13 @@ def preview_of(game: Game, side: str, action: str) -> Preview:
             break
     odds = getattr(game.rules, "chance_outcomes", None)
     if odds is None:
-        preview.odds_note = f"The {game.scenario.ruleset} ruleset offers no odds table here."
         return preview
     try:
         distribution = odds(game.state, game.rules.parse_command(side, words))
-    except OrdnanceError as error:
+    except IllegalAction as error:  # the attack would be refused: say so before confirming
         preview.odds_note = str(error)
+        return preview
+    except OrdnanceError:  # not an action with odds (a phase change, a pass)
         return preview
     items = list(distribution.items())
     with contextlib.suppress(TypeError):  # outcomes without an order keep the procedure's
