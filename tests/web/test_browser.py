@@ -227,6 +227,8 @@ def test_keyboard_alone_reaches_a_unit_and_confirms(browser: Browser, live_serve
     page.keyboard.press("Tab")  # to the Preview button
     page.keyboard.press("Enter")
     confirm = page.get_by_role("button", name="Confirm")
+    expect(page.locator("#preview-h")).to_contain_text("a1")
+    shoot(page, "vv-preview-fire")
     confirm.focus()
     before = version(page)
     page.keyboard.press("Enter")

@@ -137,6 +137,11 @@ def units_of(state: Mapping[str, Any]) -> list[dict[str, Any]]:
             if k not in ("side", "hex", "name") and isinstance(v, str | int | float | bool)
         }
         shown = {k: v for k, v in scalars.items() if v not in (False, None, "", 0)}
+        lists = {
+            k: "; ".join(_item(i) for i in v if isinstance(i, Mapping))
+            for k, v in unit.items()
+            if isinstance(v, list) and v and all(isinstance(i, Mapping) for i in v)
+        }
         rows.append(
             {
                 "id": unit_id,
@@ -147,9 +152,27 @@ def units_of(state: Mapping[str, Any]) -> list[dict[str, Any]]:
                     f"{k.replace('_', ' ')}" if v is True else f"{k.replace('_', ' ')} {v}"
                     for k, v in shown.items()
                 ),
+                "lists": [(k.replace("_", " "), v) for k, v in lists.items() if v],
             }
         )
     return rows
+
+
+def _item(item: Mapping[str, Any]) -> str:
+    """One entry of a unit's list (an ammunition row, a weapon) in a few words: its name,
+    its numbers and the flags that are set; long explanations stay out of the table.
+
+    >>> _item({"ammo": "APCR", "usable": True, "depletion_number": 6, "exhausted": False,
+    ...        "why": "The russian 45L row shows A6."})
+    'APCR (usable, depletion number 6)'
+    """
+    name = next((v for v in item.values() if isinstance(v, str) and len(v) <= 24), "")
+    rest = [
+        k.replace("_", " ") if v is True else f"{k.replace('_', ' ')} {v}"
+        for k, v in item.items()
+        if (v is True or (isinstance(v, int) and not isinstance(v, bool)))
+    ]
+    return f"{name} ({', '.join(rest)})" if rest else name
 
 
 def actions_for(actions: Sequence[str], unit: str | None) -> list[str]:
