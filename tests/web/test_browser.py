@@ -214,7 +214,7 @@ def test_keyboard_alone_reaches_a_unit_and_confirms(browser: Browser, live_serve
     server = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    game, links, _ = create(page, server, "vv-hedgerow-ambush", "german")
+    _, links, _ = create(page, server, "vv-hedgerow-ambush", "german")
     page.goto(links["american"])
     act(page, "phase next")
     unit = page.locator("a.unit", has_text="a1")
@@ -235,3 +235,31 @@ def test_keyboard_alone_reaches_a_unit_and_confirms(browser: Browser, live_serve
     expect(page.locator("#main")).not_to_have_attribute("data-version", str(before))
     shoot(page, "vv-keyboard")
     context.close()
+
+
+def test_the_event_stream_reconnects_after_a_dropped_connection(
+    browser: Browser, live_server
+) -> None:
+    server = live_server.url
+    one, two = browser.new_context(), browser.new_context()
+    a, b = one.new_page(), two.new_page()
+    _, links, _ = create(a, server, "asl-c8-demo")
+    a.goto(links["german"])
+    dropped: list[str] = []
+
+    def drop_first(route) -> None:
+        if not dropped:
+            dropped.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    b.route("**/events*", drop_first)
+    b.goto(links["russian"])
+    expect(b.locator("#live")).to_have_text("live", timeout=15_000)  # connected again
+    before = version(b)
+    act(a, "phase next")
+    expect(b.locator("#main")).not_to_have_attribute("data-version", str(before))
+    assert dropped
+    one.close()
+    two.close()

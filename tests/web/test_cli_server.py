@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
+import time
 
+import httpx
 import pytest
+from tests.web.conftest import EXAMPLES
 
 from ordnance.cli.app import main
-from tests.web.conftest import EXAMPLES
 
 
 def _run(capsys, *args: str) -> tuple[int, str, str]:
@@ -126,3 +131,30 @@ def test_a_stale_command_through_the_server_is_refused_like_a_local_one(live_ser
 def test_an_unreachable_server_is_one_line(capsys, server):
     code, _, err = _run(capsys, "game", "status", "abc", "--server", server)
     assert code == 2 and err.count("\n") == 1 and "server" in err
+
+
+def test_ordnance_serve_serves_the_lobby(tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = f"sqlite:///{tmp_path / 'served.db'}"
+    command = [sys.executable, "-m", "ordnance.cli.app", "serve", "--db", db, "--port", str(port)]
+    command += ["--host", "127.0.0.1"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/", timeout=2)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None, server.stderr.read() if server.stderr else ""
+                assert time.monotonic() < deadline, "ordnance serve did not start"
+                time.sleep(0.2)
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("text/html")
+        assert "Start a game" in answer.text
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert (tmp_path / "served.db").is_file()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from tests.web.conftest import EXAMPLES, create_game, csrf_of, version_of
 
 from ordnance.game.logfile import verify
-from tests.web.conftest import EXAMPLES, create_game, csrf_of, version_of
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -125,7 +125,7 @@ def test_the_verify_page_checks_an_uploaded_log(client):
 
 
 def test_the_ai_plays_its_side_by_itself_when_it_moves_first(client):
-    game, links, _ = create_game(client, "vv-hedgerow-ambush", ai="american")
+    _, links, _ = create_game(client, "vv-hedgerow-ambush", ai="american")
     assert set(links) == {"german"}
     page = client.get(links["german"]).text
     # The AI (american) moved through its phases until german had a decision.

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import pytest
+from tests.web.conftest import EXAMPLES, create_game, csrf_of, version_of
 
 from ordnance.web import pages
 from ordnance.web.security import side_cookie
-from tests.web.conftest import EXAMPLES, create_game, csrf_of, version_of
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def _post_do(client, game, side, csrf, version, action="phase next"):
+def _post_do(client, game, side, csrf, version):
     return client.post(
-        f"/games/{game}/{side}/do", data={"csrf": csrf, "version": version, "action": action}
+        f"/games/{game}/{side}/do", data={"csrf": csrf, "version": version, "action": "phase next"}
     )
 
 
 def test_a_side_cookie_cannot_act_for_the_other_side_or_in_another_game(client):
     game, links, _ = create_game(client, "asl-c8-demo")
-    other, other_links, _ = create_game(client, "asl-c8-demo")
+    other, _, _ = create_game(client, "asl-c8-demo")
     page = client.get(links["german"])
     csrf, v = csrf_of(page.text), version_of(page.text)
     german_token = links["german"].rsplit("/", 1)[1]
@@ -45,7 +45,7 @@ def test_a_side_cookie_cannot_act_for_the_other_side_or_in_another_game(client):
 
 
 def test_a_spectator_sees_but_cannot_act(client):
-    game, links, spectator = create_game(client, "asl-c8-demo")
+    game, _, spectator = create_game(client, "asl-c8-demo")
     client.get("/")  # a browser with a CSRF cookie but no side link
     csrf = client.cookies.get("ordnance_csrf")
     watched = client.get(spectator)
