@@ -95,3 +95,12 @@ def test_uploads_over_the_limit_are_refused_with_a_clear_message(client):
     assert "too large" in answer.text and "256 KB" in answer.text
     api = client.post("/api/games", json={"scenario": "x" * 300_000})
     assert api.status_code == 422
+
+
+def test_a_link_with_a_wrong_token_sets_no_cookie(client):
+    game, links, _ = create_game(client, "asl-c8-demo")
+    forged = links["german"][:-4] + "AAAA"
+    answer = client.get(forged, follow_redirects=False)
+    assert answer.status_code == 403 and "not the link of side german" in answer.text
+    assert "ordnance_side" not in answer.headers.get("set-cookie", "")
+    assert client.get(f"/games/{game}/german").status_code == 403

@@ -28,6 +28,7 @@ from starlette.responses import (
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.scenario import DICE_MODES, scenario_from_mapping
+from ordnance.game.tokens import matches
 from ordnance.web import security, views
 from ordnance.web.table import Table
 
@@ -205,8 +206,19 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
     try:
         folded = table.call(lambda s: s.game(game))
         folded.check_side(side)
+        stored = table.call(lambda s: s.store.token_hash(game, side))
     except OrdnanceError as error:
         return render(request, "message.html", 404, title="No such game", message=str(error))
+    if not matches(token, stored):
+        return render(
+            request,
+            "message.html",
+            403,
+            title="This link is not valid",
+            message=f"That is not the link of side {side} in game {game}: check it was copied"
+            " whole.",
+            spectator=f"/games/{game}",
+        )
     response = RedirectResponse(f"/games/{game}/{side}", status_code=303)
     security.set_side_cookie(response, game, side, token)
     return response
