@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
-from ordnance.game.entries import Entry
 
 if TYPE_CHECKING:
     from ordnance.game.service import Applied, NewGame
@@ -101,6 +100,7 @@ def do(
     body = {"side": side, "words": words, "expect_version": expect, "entropy": entropy}
     headers = {"Authorization": f"Bearer {token}"}
     data = _call(server, "POST", f"/api/games/{game}/do", json=body, headers=headers)
+    from ordnance.game.entries import Entry  # noqa: PLC0415
     from ordnance.game.registry import ruleset  # noqa: PLC0415
 
     entries = tuple(Entry.from_json(e) for e in data["entries"])

@@ -7,8 +7,18 @@ from typing import Annotated
 
 import typer
 
-from ordnance.cli.game import Db
 from ordnance.cli.groups import app
+
+# As the game commands' --db (not imported from cli.game: 'ordnance --help' stays light).
+Db = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Database: a SQLAlchemy URL (sqlite:///FILE, postgresql://...) or a SQLite file"
+        " path. Default: $ORDNANCE_DB, else games.sqlite3 in your data folder.",
+    ),
+]
 
 
 @app.command("serve")

@@ -4,8 +4,8 @@ Answers are the JSON the CLI's ``--json`` prints; a failure is ``{"error": KIND,
 TEXT}`` with KIND ``refused`` (HTTP 409, the CLI's exit 1), ``bad-input`` (422, exit 2),
 ``stale`` (409, exit 2), ``not-authorized`` (403, exit 2) or ``error`` (400, exit 2), and TEXT
 the line the CLI prints. Writes take the side's token as ``Authorization: Bearer TOKEN``; their
-answer adds ``entries`` (the stored log entries), ``to_move`` and ``version_now`` (after any
-answer of the server's AI) to the CLI's JSON.
+answer adds ``entries`` (the stored log entries), ``ruleset``, ``to_move`` and
+``version_now`` (after any answer of the server's AI) to the CLI's JSON.
 """
 
 from __future__ import annotations
@@ -86,6 +86,7 @@ def _after(table: Table, game: str, applied: Applied) -> dict[str, Any]:
     return {
         "entries": [e.to_json() for e in applied.entries],
         "to_move": folded.rules.to_move(folded.state),
+        "ruleset": folded.scenario.ruleset,
         "version_now": folded.version,
     }
 
