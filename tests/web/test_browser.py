@@ -263,3 +263,15 @@ def test_the_event_stream_reconnects_after_a_dropped_connection(
     assert dropped
     one.close()
     two.close()
+
+
+def test_a_click_on_a_counter_shows_what_that_unit_may_do(browser: Browser, live_server) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    _, links, _ = create(page, live_server.url, "vv-hedgerow-ambush", "german")
+    page.goto(links["american"])
+    act(page, "phase next")
+    page.locator('figure.map svg [data-unit="a3"]').first.click()
+    expect(page.locator("legend")).to_contain_text("What a3 may do now")
+    expect(page).to_have_url(re.compile(r"\?unit=a3$"))
+    context.close()

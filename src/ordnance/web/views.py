@@ -17,9 +17,9 @@ from typing import Any
 
 from ordnance.core.errors import IllegalAction, OrdnanceError
 from ordnance.core.maps.svg import render_svg
-from ordnance.core.ruleset import MapRules
 from ordnance.game.entries import Entry
 from ordnance.game.fold import Game
+from ordnance.game.picture import game_picture
 from ordnance.web.charts import die_face, odds_chart, percent
 
 TARGET_OPTIONS = ("--at", "--target", "--to")
@@ -193,12 +193,12 @@ def actions_for(actions: Sequence[str], unit: str | None) -> list[str]:
 
 
 def map_svg(game: Game, preview: Preview | None) -> tuple[str | None, str | None]:
-    """The live map (with the previewed action's LOS drawn) and the LOS in words."""
-    rules = game.rules
-    picture = rules.live_map(game.state) if isinstance(rules, MapRules) else None
+    """The live map with every counter (as ``game render`` draws it), the previewed action's
+    LOS drawn on it, and that LOS in words."""
+    picture = game_picture(game.rules, game.state)
     if picture is None:
         return None, None
-    game_map, chart = picture
+    game_map = picture.game_map
     verdict = None
     if preview is not None and preview.firer_hex and preview.target_hex:
         # The face knows every ruleset's LOS judge through the CLI's map registry.
@@ -209,7 +209,7 @@ def map_svg(game: Game, preview: Preview | None) -> tuple[str | None, str | None
             verdict = judge_for(game_map).los(game_map, firer, target)
         except (OrdnanceError, KeyError):
             verdict = None
-    svg = render_svg(game_map, chart, los=verdict, size=22.0)
+    svg = render_svg(game_map, picture.chart, los=verdict, counters=picture.counters)
     return svg, None if verdict is None else verdict.explanation
 
 
