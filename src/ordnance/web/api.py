@@ -41,6 +41,11 @@ class CommandBody(BaseModel):
     side: str = Field(description="The side acting.")
     words: list[str] = Field(description="The command's words, e.g. ['fire', 'a1', '--at', 'C4'].")
     expect_version: int | None = Field(None, description="Refuse unless still at this version.")
+    entropy: str | None = Field(
+        None,
+        description="The client's fresh random bytes (hex) mixed into a fair game's rolls;"
+        " the answer's entry records them (check it).",
+    )
 
 
 class UndoBody(BaseModel):
@@ -133,7 +138,12 @@ async def do(
 
     def act() -> dict[str, Any]:
         applied = table.do(
-            game, body.side, _token(authorization), body.words, expect=body.expect_version
+            game,
+            body.side,
+            _token(authorization),
+            body.words,
+            expect=body.expect_version,
+            entropy=body.entropy,
         )
         return {**applied.to_json(), **_after(table, game, applied)}
 

@@ -206,10 +206,12 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
     try:
         folded = table.call(lambda s: s.game(game))
         folded.check_side(side)
-        stored = table.call(lambda s: s.store.token_hash(game, side))
+        known = table.call(
+            lambda s: matches(s.keys.token_key(), game, side, token, s.store.token_hash(game, side))
+        )
     except OrdnanceError as error:
         return render(request, "message.html", 404, title="No such game", message=str(error))
-    if not matches(token, stored):
+    if not known:
         return render(
             request,
             "message.html",
@@ -409,6 +411,9 @@ async def act(request: Request, game: str, side: str) -> Response:
     form, token = got
     action = str(form.get("action") or "").strip()
     dice = str(form.get("dice") or "").split()
+    # The browser's own random bytes for the fair dice (static/table.js); without script the
+    # server draws them.
+    entropy = str(form.get("entropy") or "") or None
     table = _table(request)
     try:
         words = shlex.split(action)
@@ -417,7 +422,7 @@ async def act(request: Request, game: str, side: str) -> Response:
         for entered in dice:
             words += ["--dice", entered]
         applied = await asyncio.to_thread(
-            lambda: table.do(game, side, token, words, expect=_version(form))
+            lambda: table.do(game, side, token, words, expect=_version(form), entropy=entropy)
         )
     except ValueError as error:  # shlex: an unclosed quote
         return _page(request, game, side, notice=f"bad command: {error}", status=422)

@@ -155,10 +155,20 @@ class Table:
         return made
 
     def do(
-        self, game: str, side: str, token: str, words: Sequence[str], *, expect: int | None
+        self,
+        game: str,
+        side: str,
+        token: str,
+        words: Sequence[str],
+        *,
+        expect: int | None,
+        entropy: str | None = None,
     ) -> Applied:
+        """One command; ``entropy`` is the acting browser's or client's (else drawn here)."""
         with self.lock:
-            applied = self.service.do(game, side, token, words, expect_version=expect)
+            applied = self.service.do(
+                game, side, token, words, expect_version=expect, entropy=entropy
+            )
         self.news.note(game, applied.version)
         self.run_ai(game)
         return applied

@@ -82,6 +82,12 @@
       for (const [key, value] of data) { url.searchParams.set(key, value); }
       await load(url.toString(), true);
     } else {
+      if (target.pathname.endsWith("/do") && window.crypto) {
+        // Fresh entropy from this browser, mixed into the fair dice with the server's seed.
+        const bytes = new Uint8Array(16);
+        crypto.getRandomValues(bytes);
+        data.set("entropy", Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""));
+      }
       const response = await fetch(target, { method: "POST", body: data, credentials: "same-origin" });
       swap(await response.text(), response.redirected ? response.url : null, false);
     }
