@@ -27,6 +27,7 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	bash scripts/ensure_postgres.sh
 	bash scripts/ensure_svg_converter.sh
+	bash scripts/ensure_chromium.sh
 	$(BIN)/pytest
 
 bench: $(STAMP)
@@ -36,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_vv_ai.py
 	$(BIN)/python benchmarks/bench_vsav.py
 	$(BIN)/python benchmarks/bench_cli.py
+	$(BIN)/python benchmarks/bench_web.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "map": ("ordnance.cli.map",),
     "lnl": ("ordnance.cli.lnl",),
     "vv": ("ordnance.cli.vv",),
+    "serve": ("ordnance.cli.serve",),
 }
 
 
@@ -46,8 +47,8 @@ def modules_for(argv: Sequence[str]) -> tuple[str, ...]:
 
     >>> modules_for(["asl", "ammo", "A5(4)", "--date", "1945-03"])
     ('ordnance.cli.asl_ammo',)
-    >>> modules_for(["--help"])
-    ()
+    >>> modules_for(["--help"])  # the top-level commands' modules (light ones)
+    ('ordnance.cli.serve',)
     >>> len(modules_for(["asl", "--help"])) > 3
     True
     """

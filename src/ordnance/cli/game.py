@@ -19,6 +19,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from ordnance.cli import remote
 from ordnance.cli.groups import game_app
 from ordnance.cli.output import console, emit_json, output_file, ruling_table
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
@@ -40,6 +41,14 @@ Db = Annotated[
     ),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+Server = Annotated[
+    str | None,
+    typer.Option(
+        "--server",
+        metavar="URL",
+        help="Act through an 'ordnance serve' table at URL instead of a database.",
+    ),
+]
 GameId = Annotated[str, typer.Argument(metavar="GAME", help="The game id 'game new' printed.")]
 Side = Annotated[str, typer.Option("--side", metavar="SIDE", help="The side acting.")]
 ExpectVersion = Annotated[
@@ -137,6 +146,7 @@ def new_command(
         str | None,
         typer.Option("--map", metavar="MAPFILE", help="With --from-vsav: the ASL map file."),
     ] = None,
+    server: Server = None,
 ) -> None:
     """Start a game from a scenario (or a VASL save); prints the game id and side tokens."""
     if (by_email is None) != (invite is None):
@@ -146,8 +156,13 @@ def new_command(
         scenario, extra = _vsav_scenario(scenario, from_vsav, vasl_templates, date, map_file)
     elif scenario is None:
         raise BadInput("game new", "", "give a SCENARIO file, or --from-vsav FILE")
-    with _service(db) as service:
-        made = service.new_game(scenario, by_email=by_email)
+    if server is not None:
+        if by_email is not None:
+            raise BadInput("option", "--server", "play by e-mail and --server do not mix")
+        made = remote.new_game(server, scenario)
+    else:
+        with _service(db) as service:
+            made = service.new_game(scenario, by_email=by_email)
     for text in made.invitations.values():
         assert invite is not None
         write_private(invite, text)
@@ -276,11 +291,15 @@ def status_command(
     ] = None,
     db: Db = None,
     as_json: AsJson = False,
+    server: Server = None,
 ) -> None:
     """Where the game stands: each game's side record as tables, whose move, legal actions."""
-    with _service(db) as service:
-        guard(service, game)
-        status = service.status(game, side)
+    if server is not None:
+        status = remote.status(server, game, side)
+    else:
+        with _service(db) as service:
+            guard(service, game)
+            status = service.status(game, side)
     shown(game, status["version"], status["head"])
     if as_json:
         emit_json(status)
@@ -318,11 +337,21 @@ def do_command(
     expect_version: ExpectVersion = None,
     db: Db = None,
     as_json: AsJson = False,
+    server: Server = None,
 ) -> None:
     """Send one command for a side; it is checked, resolved and logged, or refused."""
     from ordnance.game.fairdice import new_entropy  # noqa: PLC0415
 
     secret = resolve_token(token, token_file)
+    if server is not None:
+        entropy = new_entropy()
+        applied, rules = remote.do(
+            server, game, side, secret, words, expect=expect_version, entropy=entropy
+        )
+        check_entropy_used(applied, entropy)
+        shown(game, applied.version, applied.head)
+        _print_applied(applied, as_json, rules)
+        return
     with _service(db) as service:
         guard(service, game)
         # Fresh entropy from this client: the server's seed alone does not decide the roll.
@@ -518,13 +547,17 @@ def export_command(
     ],
     db: Db = None,
     as_json: AsJson = False,
+    server: Server = None,
 ) -> None:
     """Write the game's log to one JSON file (hash-chained, one entry per line)."""
-    with _service(db) as service:
-        guard(service, game)
-        text = service.export(game)
-        folded = service.game(game)
-    shown(game, folded.version, folded.head)
+    if server is not None:
+        text = remote.export(server, game)
+    else:
+        with _service(db) as service:
+            guard(service, game)
+            text = service.export(game)
+            folded = service.game(game)
+        shown(game, folded.version, folded.head)
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as error:

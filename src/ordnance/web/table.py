@@ -1,0 +1,228 @@
+"""The game service as the web app shares it: one lock, the AI's turns, news for the pages.
+
+Every request runs in a worker thread; the service caches folded games, so calls to it are
+serialised by one lock (SQLite serialises writes anyway; a call takes milliseconds). After every
+write the game's new version is noted in :class:`News`, which the server-sent events read; a
+page of another process learns of a write from the database, which each event stream also
+polls (nothing a page depends on lives only in one process's memory).
+
+The AI side of a V&V game needs its token to act like anyone else: the app keeps the tokens of
+the sides it plays in ``ai_tokens.json`` beside the app's state (mode 0600), never in the
+game database, which players may read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shlex
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.game.scenario import Scenario, scenario_from_mapping
+from ordnance.game.service import Applied, GameService, NewGame
+
+T = TypeVar("T")
+
+# The AI stops after this many commands in a row (a guard; a V&V phase takes a handful).
+MAX_AI_COMMANDS = 200
+
+
+def scenario_from_text(text: str, where: str = "scenario") -> Scenario:
+    """Check an uploaded scenario's YAML text; faults name the line or the key.
+
+    >>> scenario_from_text("ruleset: asl\\nname: [")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ordnance.core.errors.BadInput: bad scenario 'scenario': not valid YAML at line 2...
+    """
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or "syntax error"
+        raise BadInput("scenario", where, f"not valid YAML{line} ({problem})") from None
+    # Relative map or counter files cannot come with one uploaded file: bundled names only.
+    return scenario_from_mapping(data, None)
+
+
+class News:
+    """The latest version of each game this process wrote or saw, and the event streams
+    waiting for it (woken from any thread through their event loop)."""
+
+    def __init__(self) -> None:
+        self.versions: dict[str, int] = {}
+        self.lock = threading.Lock()
+        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+
+    def note(self, game: str, version: int) -> None:
+        with self.lock:
+            if version <= self.versions.get(game, -1):
+                return
+            self.versions[game] = version
+            waiting = list(self._waiting.get(game, ()))
+        for loop, event in waiting:
+            loop.call_soon_threadsafe(event.set)
+
+    def version(self, game: str) -> int | None:
+        return self.versions.get(game)
+
+    def listen(self, game: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
+        """An event set whenever ``game`` moves on (call from the event loop)."""
+        key = (asyncio.get_running_loop(), asyncio.Event())
+        with self.lock:
+            self._waiting.setdefault(game, set()).add(key)
+        return key
+
+    def stop(self, game: str, key: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
+        with self.lock:
+            self._waiting.get(game, set()).discard(key)
+
+
+class AiKeys:
+    """The tokens of the sides the app's AI plays, in a JSON file only the app's user reads."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._keys: dict[str, dict[str, str]] = {}
+        if path is not None and path.is_file():
+            try:
+                self._keys = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                raise BadInput("AI key file", str(path), f"cannot be read ({error})") from None
+
+    def put(self, game: str, side: str, token: str) -> None:
+        self._keys.setdefault(game, {})[side] = token
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = self.path.with_suffix(".tmp")
+        handle = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(self._keys, out)
+        fresh.replace(self.path)
+
+    def sides(self, game: str) -> Mapping[str, str]:
+        return self._keys.get(game, {})
+
+
+@dataclass(frozen=True)
+class AiMove:
+    """One command the AI sent, with what it expected of it (expected CP, when offered)."""
+
+    side: str
+    text: str
+    version: int
+    expected: str | None
+
+
+class Table:
+    """The service behind every page and API call of one app."""
+
+    def __init__(self, db: str | None, ai_keys: Path | None = None) -> None:
+        self.service = GameService(db)
+        self.lock = threading.RLock()
+        self.news = News()
+        self.ai = AiKeys(ai_keys)
+        self.ai_moves: dict[str, list[AiMove]] = {}
+
+    def close(self) -> None:
+        self.service.close()
+
+    def call(self, action: Callable[[GameService], T]) -> T:
+        """Run one service call under the lock."""
+        with self.lock:
+            return action(self.service)
+
+    # --- writes: each notes the new version, then lets the AI answer ----------------------------
+
+    def create(self, scenario: Scenario, ai_sides: Sequence[str] = ()) -> NewGame:
+        with self.lock:
+            made = self.service.create(scenario)
+            for side in ai_sides:
+                self.ai.put(made.game, side, made.tokens[side])
+        self.news.note(made.game, made.version)
+        self.run_ai(made.game)
+        return made
+
+    def do(
+        self,
+        game: str,
+        side: str,
+        token: str,
+        words: Sequence[str],
+        *,
+        expect: int | None,
+        entropy: str | None = None,
+    ) -> Applied:
+        """One command; ``entropy`` is the acting browser's or client's (else drawn here)."""
+        with self.lock:
+            applied = self.service.do(
+                game, side, token, words, expect_version=expect, entropy=entropy
+            )
+        self.news.note(game, applied.version)
+        self.run_ai(game)
+        return applied
+
+    def undo(self, game: str, side: str, token: str, expect: int | None) -> Applied:
+        with self.lock:
+            applied = self.service.undo(game, side, token, expect_version=expect)
+        self.news.note(game, applied.version)
+        return applied
+
+    def run_ai(self, game: str) -> list[AiMove]:
+        """Let the app's AI act for its sides while the next decision is theirs."""
+        keys = self.ai.sides(game)
+        moves: list[AiMove] = []
+        if not keys:
+            return moves
+        with self.lock:
+            for _ in range(MAX_AI_COMMANDS):
+                folded = self.service.game(game)
+                side = folded.rules.to_move(folded.state)
+                choose = getattr(folded.rules, "ai_command", None)
+                if side is None or side not in keys or choose is None:
+                    break
+                text = choose(folded.state, side)
+                if text is None:
+                    break
+                expected = _expected(folded.rules, folded.state, side, text)
+                applied = self.service.do(game, side, keys[side], shlex.split(text))
+                moves.append(AiMove(side, text, applied.version, expected))
+            self.ai_moves.setdefault(game, []).extend(moves)
+            del self.ai_moves[game][:-20]  # the page shows the latest few
+            version = self.service.store.version(game)
+        self.news.note(game, version)
+        return moves
+
+    def wait_version(self, game: str, seen: int, timeout: float) -> int:
+        """The game's version once it passes ``seen``, or after ``timeout`` seconds (threads)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            now = self.news.version(game)
+            if now is not None and now > seen:
+                return now
+            time.sleep(0.02)
+        return self.news.version(game) or seen
+
+
+def _expected(rules: Any, state: Any, side: str, text: str) -> str | None:
+    """The expected CP of a fire command the AI chose, from the ruleset's exact odds."""
+    odds = getattr(rules, "chance_outcomes", None)
+    if odds is None or not text.startswith(("fire ", "opfire ")):
+        return None
+    try:
+        distribution = odds(state, rules.parse_command(side, shlex.split(text)))
+        mean = distribution.expectation(lambda cp: cp)
+    except (OrdnanceError, TypeError):
+        return None
+    return f"{float(mean):.2f}"

@@ -1,0 +1,254 @@
+"""What a table page shows, built from the service's answers (no rule is decided here).
+
+Everything comes from the game: its status (whose move, the legal actions of the side, the
+ruleset's view of the state), its log (the rulings with dice, modifiers and clause IDs), the
+ruleset's map and, where a ruleset offers them, exact odds (``chance_outcomes``) and the AI's
+choice. The map is the same SVG as ``ordnance game render``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ordnance.core.errors import IllegalAction, OrdnanceError
+from ordnance.core.maps.svg import render_svg
+from ordnance.game.entries import Entry
+from ordnance.game.fold import Game
+from ordnance.game.picture import game_picture
+from ordnance.web.charts import die_face, odds_chart, percent
+
+TARGET_OPTIONS = ("--at", "--target", "--to")
+LOG_SHOWN = 40
+
+
+@dataclass
+class Preview:
+    """What the side will see before confirming an action."""
+
+    action: str
+    odds_svg: str | None = None
+    odds_rows: list[tuple[str, str, str, str]] = field(default_factory=list)
+    odds_note: str = ""
+    los_text: str | None = None
+    firer_hex: str | None = None
+    target_hex: str | None = None
+
+
+def stage(state: Mapping[str, Any]) -> str:
+    """Turn and phase in words, from any ruleset's view.
+
+    >>> stage({"turn": 1, "player": "german", "phase": "PFPh"})
+    'turn 1, german Player Turn, PFPh'
+    """
+    player = f", {state['player']} Player Turn" if state.get("player") else ""
+    return f"turn {state.get('turn')}{player}, {state.get('phase')}"
+
+
+def entry_line(entry: Entry) -> str:
+    """One log entry in words."""
+    body = entry.body
+    if entry.type == "command":
+        rolls = "; ".join(
+            f"{r['purpose']}: {','.join(str(f) for f in r['faces'])}" for r in body["rolls"]
+        )
+        return f"{entry.side}: {body['command']['text']}" + (f" [{rolls}]" if rolls else "")
+    if entry.type == "undo":
+        return f"{entry.side} undoes entry {body['undone']}"
+    if entry.type == "seed":
+        return f"{entry.side} adds a seed to epoch {body['epoch']}"
+    if entry.type == "consent":
+        return f"{entry.side} agrees to reveal the seed of epoch {body['epoch']}"
+    if entry.type == "reveal":
+        return f"server seed of epoch {body['epoch']} revealed"
+    if entry.type == "resume":
+        return f"epoch {body['epoch']} begins ({body['reason']})"
+    scenario = body["scenario"]
+    return f"game {body['game']} starts: {scenario['name']} ({scenario['ruleset']})"
+
+
+def log_lines(log: Sequence[Entry]) -> list[tuple[int, str]]:
+    return [(entry.seq, entry_line(entry)) for entry in log[-LOG_SHOWN:]][::-1]
+
+
+def recent_rulings(log: Sequence[Entry], count: int = 3) -> list[dict[str, Any]]:
+    """The latest commands still standing (not undone), newest first: rolls as faces, rulings.
+
+    Several, because one action often brings an answer at once (the AI's CP allocation).
+    """
+    undone = {e.body["undone"] for e in log if e.type == "undo"}
+    found: list[dict[str, Any]] = []
+    for entry in reversed(log):
+        if len(found) == count:
+            break
+        if entry.type != "command" or entry.seq in undone:
+            continue
+        ruling = dict(entry.body.get("ruling") or {})
+        dice = []
+        for roll in entry.body.get("rolls", []):
+            faces = list(roll["faces"])
+            colours = ["#ffffff", "#c62828"] if len(faces) == 2 else ["#ffffff"]
+            dice.append(
+                {
+                    "purpose": roll["purpose"],
+                    "faces": faces,
+                    "svg": "".join(
+                        die_face(f, colour=c) for f, c in zip(faces, colours, strict=True)
+                    ),
+                    "total": sum(faces),
+                }
+            )
+        numbers = [
+            (key, ruling[key])
+            for key in ("original_dr", "final_dr", "final", "apfp", "row", "cp", "range")
+            if isinstance(ruling.get(key), int | str) and key in ruling
+        ]
+        found.append(
+            {
+                "seq": entry.seq,
+                "side": entry.side,
+                "command": entry.body["command"]["text"],
+                "dice": dice,
+                "drms": [d for d in ruling.get("drms", []) if isinstance(d, Mapping)],
+                "numbers": numbers,
+                "clauses": [str(c) for c in ruling.get("clauses", [])],
+                "explanation": str(ruling.get("explanation", "")),
+            }
+        )
+    return found
+
+
+def units_of(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The units of the ruleset's view as rows: id, side, hex, then the scalar fields."""
+    units = state.get("units")
+    if not isinstance(units, Mapping):
+        return []
+    rows = []
+    for unit_id, unit in units.items():
+        if not isinstance(unit, Mapping):
+            continue
+        scalars = {
+            k: v
+            for k, v in unit.items()
+            if k not in ("side", "hex", "name") and isinstance(v, str | int | float | bool)
+        }
+        shown = {k: v for k, v in scalars.items() if v not in (False, None, "", 0)}
+        lists = {
+            k: "; ".join(_item(i) for i in v if isinstance(i, Mapping))
+            for k, v in unit.items()
+            if isinstance(v, list) and v and all(isinstance(i, Mapping) for i in v)
+        }
+        rows.append(
+            {
+                "id": unit_id,
+                "side": unit.get("side"),
+                "name": unit.get("name") or unit_id,
+                "hex": unit.get("hex"),
+                "facts": ", ".join(
+                    f"{k.replace('_', ' ')}" if v is True else f"{k.replace('_', ' ')} {v}"
+                    for k, v in shown.items()
+                ),
+                "lists": [(k.replace("_", " "), v) for k, v in lists.items() if v],
+            }
+        )
+    return rows
+
+
+def _item(item: Mapping[str, Any]) -> str:
+    """One entry of a unit's list (an ammunition row, a weapon) in a few words: its name,
+    its numbers and the flags that are set; long explanations stay out of the table.
+
+    >>> _item({"ammo": "APCR", "usable": True, "depletion_number": 6, "exhausted": False,
+    ...        "why": "The russian 45L row shows A6."})
+    'APCR (usable, depletion number 6)'
+    """
+    name = next((v for v in item.values() if isinstance(v, str) and len(v) <= 24), "")
+    rest = [
+        k.replace("_", " ") if v is True else f"{k.replace('_', ' ')} {v}"
+        for k, v in item.items()
+        if (v is True or (isinstance(v, int) and not isinstance(v, bool)))
+    ]
+    return f"{name} ({', '.join(rest)})" if rest else name
+
+
+def actions_for(actions: Sequence[str], unit: str | None) -> list[str]:
+    """The legal actions that name ``unit`` (all of them when no unit is chosen).
+
+    >>> actions_for(["phase next", "fire a1,a2 --at C4", "fire a2 --at C4"], "a1")
+    ['fire a1,a2 --at C4']
+    """
+    if unit is None:
+        return list(actions)
+    chosen = []
+    for text in actions:
+        words = text.split()
+        named = {part for word in words[1:2] for part in word.split(",")}
+        if unit in named:
+            chosen.append(text)
+    return chosen
+
+
+def map_svg(game: Game, preview: Preview | None) -> tuple[str | None, str | None]:
+    """The live map with every counter (as ``game render`` draws it), the previewed action's
+    LOS drawn on it, and that LOS in words."""
+    picture = game_picture(game.rules, game.state)
+    if picture is None:
+        return None, None
+    game_map = picture.game_map
+    verdict = None
+    if preview is not None and preview.firer_hex and preview.target_hex:
+        # The face knows every ruleset's LOS judge through the CLI's map registry.
+        from ordnance.cli.map_games import judge_for  # noqa: PLC0415
+
+        try:
+            firer, target = game_map.parse(preview.firer_hex), game_map.parse(preview.target_hex)
+            verdict = judge_for(game_map).los(game_map, firer, target)
+        except (OrdnanceError, KeyError):
+            verdict = None
+    svg = render_svg(game_map, picture.chart, los=verdict, counters=picture.counters)
+    return svg, None if verdict is None else verdict.explanation
+
+
+def preview_of(game: Game, side: str, action: str) -> Preview:
+    """The previewed action's firer and target hexes and, when offered, its exact odds."""
+    preview = Preview(action)
+    try:
+        words = shlex.split(action)
+    except ValueError:
+        return preview
+    state = game.rules.view(game.state)
+    units = state.get("units") if isinstance(state.get("units"), Mapping) else {}
+    if len(words) > 1 and isinstance(units, Mapping):
+        first = words[1].split(",")[0]
+        unit = units.get(first)
+        if isinstance(unit, Mapping) and isinstance(unit.get("hex"), str):
+            preview.firer_hex = unit["hex"]
+    for option in TARGET_OPTIONS:
+        if option in words[:-1]:
+            preview.target_hex = words[words.index(option) + 1]
+            break
+    odds = getattr(game.rules, "chance_outcomes", None)
+    if odds is None:
+        return preview
+    try:
+        distribution = odds(game.state, game.rules.parse_command(side, words))
+    except IllegalAction as error:  # the attack would be refused: say so before confirming
+        preview.odds_note = str(error)
+        return preview
+    except OrdnanceError:  # not an action with odds (a phase change, a pass)
+        return preview
+    items = list(distribution.items())
+    with contextlib.suppress(TypeError):  # outcomes without an order keep the procedure's
+        items.sort(key=lambda item: item[0])
+    rows = [(str(outcome), Fraction(p)) for outcome, p in items]
+    preview.odds_svg = odds_chart(rows, title=f"Odds of {action}")
+    remaining = Fraction(1)
+    for label, p in rows:
+        fraction = f"{p.numerator}/{p.denominator}"
+        preview.odds_rows.append((label, fraction, percent(p), percent(remaining)))
+        remaining -= p
+    return preview
