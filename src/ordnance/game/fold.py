@@ -287,8 +287,9 @@ def _apply_command(game: Game, entry: Entry) -> Game:
     if game.by_email:
         game = _close_proposal(game, entry, rolled=bool(body["rolls"]))
     state = game.state
+    apply, parse = game.rules.apply, Event.from_json
     for raw in body["events"]:
-        state = game.rules.apply(state, Event.from_json(raw))
+        state = apply(state, parse(raw))
     rolls = [RollRecord.from_json(r) for r in body["rolls"]]
     if not rolls:
         undo = Undoable(entry.seq, command.side, game.state)

@@ -37,7 +37,7 @@ from ordnance.game.errors import StaleState
 from ordnance.game.keystore import KeyStore
 from ordnance.game.migrations import __file__ as _migrations_init
 
-HEAD = "0002"  # the newest migration; tests check it against the migrations folder
+HEAD = "0003"  # the newest migration; tests check it against the migrations folder
 MIGRATIONS = Path(_migrations_init).parent
 _WRITE = "ordnance_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 SQLITE_BUSY_SECONDS = 60
@@ -239,16 +239,19 @@ class Store:
             ).scalar_one_or_none()
         return found is not None
 
-    def entries(self, game: str, start: int = 0) -> list[Entry]:
-        """The entries from ``start`` on, in order."""
+    def entries(self, game: str, start: int = 0, stop: int | None = None) -> list[Entry]:
+        """The entries from ``start`` on (before ``stop``, if given), in order."""
         # Replay reads every entry: plain SQL on the driver, rows as bare tuples.
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         query = (
             "SELECT seq, type, side, body, prev, hash, sig FROM entries"
-            f" WHERE game_id = {mark} AND seq >= {mark} ORDER BY seq"
+            f" WHERE game_id = {mark} AND seq >= {mark}"
         )
+        values: tuple[Any, ...] = (game, start)
+        if stop is not None:
+            query, values = f"{query} AND seq < {mark}", (*values, stop)
         with self.reading() as connection:
-            rows = connection.exec_driver_sql(query, (game, start)).all()
+            rows = connection.exec_driver_sql(f"{query} ORDER BY seq", values).all()
         loads = json.loads
         return [
             Entry(seq, kind, side, loads(body), prev, hashed, sig)
