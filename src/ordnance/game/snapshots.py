@@ -40,7 +40,7 @@ from ordnance.game.entries import Entry
 from ordnance.game.errors import LogMismatch
 from ordnance.game.fold import Game, Undoable
 from ordnance.game.signing import Signer, valid
-from ordnance.game.storage import StorageError, Store
+from ordnance.game.storage import StorageError, Store, metadata
 
 DEFAULT_EVERY = 100
 # What a snapshot another engine wrote (or a damaged one) may raise while it is decoded.
@@ -55,10 +55,11 @@ _UNREADABLE = (
 )
 ENVIRONMENT = "ORDNANCE_SNAPSHOT_EVERY"
 
+# On the store's metadata, so the schema test compares it with the migrations too.
 snapshots = sa.Table(
     "snapshots",
-    sa.MetaData(),
-    sa.Column("game_id", sa.String(40), primary_key=True),
+    metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("version", sa.Integer, primary_key=True),
     sa.Column("head", sa.String(64), nullable=False),
     sa.Column("engine", sa.String(32), nullable=False),
