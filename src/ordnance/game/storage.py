@@ -5,6 +5,8 @@ Three tables (``migrations/versions``): ``games`` (id, ruleset, version = number
 (a MAC of each side's token, keyed by the service's key store). Nothing secret is stored here:
 the dice seeds and the signing key live in the key store (:mod:`.keystore`); migration 0002
 moves the seeds of older databases there and drops their ``dice_seeds`` table.
+A fourth, ``snapshots`` (migration 0003), belongs to :mod:`ordnance.game.snapshots` (a
+signed cache of folded games).
 
 Writes are guarded by the version (optimistic concurrency): an append names the version its
 command was decided on, and ``UPDATE games SET version = new WHERE version = based_on`` moves it
