@@ -52,6 +52,7 @@ _UNREADABLE = (
     AttributeError,
     ImportError,
     ZeroDivisionError,
+    RecursionError,
 )
 ENVIRONMENT = "ORDNANCE_SNAPSHOT_EVERY"
 
