@@ -180,6 +180,8 @@ class GameService:
         self._games: dict[str, Game] = {}
         # Token MACs never change once stored: read each once.
         self._token_macs: dict[tuple[str, str], str | None] = {}
+        # The server seed of the epoch last rolled in, by its commitment (see _server_seed).
+        self._seeds: dict[str, bytes] = {}
 
     def close(self) -> None:
         self.store.close()
@@ -667,7 +669,12 @@ class GameService:
 
     def _server_seed(self, game: Game) -> bytes:
         name = game.dice.commitments[game.dice.epoch]
-        seed = self.keys.seed(name)
+        # A commitment names one seed for good: read the key store's file once per epoch.
+        seed = self._seeds.get(name)
+        if seed is None:
+            seed = self.keys.seed(name)
+            if seed is not None:
+                self._seeds = {name: seed}  # only the running epoch's
         if seed is None:
             raise OrdnanceError(
                 f"game {game.id}: the key store {self.keys.path} does not hold the server seed"
