@@ -12,7 +12,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from ordnance.core.errors import BadInput
-from ordnance.game import storage
+from ordnance.game import snapshots, storage
 from ordnance.game.entries import make_entry
 from ordnance.game.errors import StaleState
 from ordnance.game.service import GameService
@@ -32,6 +32,8 @@ def test_first_use_creates_the_schema_and_it_matches_the_model(db_url):
         assert storage.current_revision(store.engine) == HEAD
         with store.engine.connect() as connection:
             context = MigrationContext.configure(connection)
+            # The snapshots module puts its table on the same metadata.
+            assert snapshots.snapshots.metadata is storage.metadata
             assert compare_metadata(context, storage.metadata) == []
         Store(db_url).close()  # a second open finds the schema current
     finally:

@@ -75,6 +75,14 @@ class Event:
 
     @classmethod
     def from_json(cls, data: object) -> Event:
+        if type(data) is dict:
+            # The common case, as json.loads gives it, checked by exact type (a fold reads
+            # every event of a log here): made as the frozen __init__ would make it.
+            kind, payload = data.get("kind"), data.get("data")
+            if type(kind) is str and type(payload) is dict:
+                made = object.__new__(cls)
+                made.__dict__.update(kind=kind, data=dict(payload))
+                return made
         body = _object(data, "event")
         if not isinstance(body.get("kind"), str) or not isinstance(body.get("data"), Mapping):
             raise BadInput("event", str(data)[:60], "expected {kind: text, data: object}")

@@ -43,7 +43,7 @@ from typing import Any
 from ordnance import __version__
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.ruleset import Command
-from ordnance.game import fold
+from ordnance.game import fold, snapshots
 from ordnance.game.entries import GENESIS, Entry, make_entry, signed
 from ordnance.game.errors import LogMismatch, NotAuthorized, StaleState
 from ordnance.game.fairdice import (
@@ -165,15 +165,23 @@ class GameService:
     the secrets in the key store ``keys`` (default ``$ORDNANCE_KEYS`` or the user's)."""
 
     def __init__(
-        self, url: str | None = None, *, keys: str | Path | KeyStore | None = None
+        self,
+        url: str | None = None,
+        *,
+        keys: str | Path | KeyStore | None = None,
+        snapshot_every: int | None = None,
     ) -> None:
         self.keys = keys if isinstance(keys, KeyStore) else KeyStore(keys)
         self.store = Store(database_url(url), self.keys)
         self._signer: Signer | None = None
+        # A snapshot of the folded game every K entries (game/snapshots.py).
+        self.snapshot_every = snapshots.every(snapshot_every)
         # Folded games by id, brought up to date from the log on every use.
         self._games: dict[str, Game] = {}
         # Token MACs never change once stored: read each once.
         self._token_macs: dict[tuple[str, str], str | None] = {}
+        # The server seed of the epoch last rolled in, by its commitment (see _server_seed).
+        self._seeds: dict[str, bytes] = {}
 
     def close(self) -> None:
         self.store.close()
@@ -360,16 +368,26 @@ class GameService:
         version = self.store.version(game_id)
         game = self._games.get(game_id)
         if game is None or game.version > version:
-            log = self.store.entries(game_id)
-            game = self._start(log[0])
-            log = log[1:]
+            # A snapshot this service signed that matches the chain, plus the entries after
+            # it (each checked below); else the whole log.
+            found = snapshots.load(self.store, game_id, version, self._start, self.signer)
+            if found is None:
+                log = self.store.entries(game_id)
+                game = self._start(log[0])
+                log = log[1:]
+            else:
+                game, log = found
+            folded_from = game.version
         else:
             log = self.store.entries(game_id, game.version) if game.version < version else []
+            folded_from = version  # entries another process stored: it took the snapshots
         for entry in log:
             _check_stored(entry)
             fold.check_signed(game, entry)
             game = apply_entry(game, entry)
         self._games[game_id] = game
+        if snapshots.due(folded_from, game.version, self.snapshot_every):
+            snapshots.save(self.store, game, self.signer)
         return game
 
     def _start(self, entry: Entry) -> Game:
@@ -656,7 +674,12 @@ class GameService:
 
     def _server_seed(self, game: Game) -> bytes:
         name = game.dice.commitments[game.dice.epoch]
-        seed = self.keys.seed(name)
+        # A commitment names one seed for good: read the key store's file once per epoch.
+        seed = self._seeds.get(name)
+        if seed is None:
+            seed = self.keys.seed(name)
+            if seed is not None:
+                self._seeds = {name: seed}  # only the running epoch's
         if seed is None:
             raise OrdnanceError(
                 f"game {game.id}: the key store {self.keys.path} does not hold the server seed"
@@ -690,6 +713,8 @@ class GameService:
             if entry.type == "reveal":
                 # Public now: the key store need not keep it.
                 self.keys.forget_seed(commitment(bytes.fromhex(str(entry.body["seed"]))))
+        if snapshots.due(game.version, after.version, self.snapshot_every):
+            snapshots.save(self.store, after, self.signer)
         return Applied(game.id, tuple(new), after.version, ruling)
 
 

@@ -5,6 +5,8 @@ Three tables (``migrations/versions``): ``games`` (id, ruleset, version = number
 (a MAC of each side's token, keyed by the service's key store). Nothing secret is stored here:
 the dice seeds and the signing key live in the key store (:mod:`.keystore`); migration 0002
 moves the seeds of older databases there and drops their ``dice_seeds`` table.
+A fourth, ``snapshots`` (migration 0003), belongs to :mod:`ordnance.game.snapshots` (a
+signed cache of folded games).
 
 Writes are guarded by the version (optimistic concurrency): an append names the version its
 command was decided on, and ``UPDATE games SET version = new WHERE version = based_on`` moves it
@@ -48,7 +50,7 @@ from ordnance.game.errors import StaleState
 from ordnance.game.keystore import KeyStore
 from ordnance.game.migrations import __file__ as _migrations_init
 
-HEAD = "0002"  # the newest migration; tests check it against the migrations folder
+HEAD = "0003"  # the newest migration; tests check it against the migrations folder
 MIGRATIONS = Path(_migrations_init).parent
 _WRITE = "ordnance_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 
@@ -246,16 +248,19 @@ class Store:
             ).scalar_one_or_none()
         return found is not None
 
-    def entries(self, game: str, start: int = 0) -> list[Entry]:
-        """The entries from ``start`` on, in order."""
+    def entries(self, game: str, start: int = 0, stop: int | None = None) -> list[Entry]:
+        """The entries from ``start`` on (before ``stop``, if given), in order."""
         # Replay reads every entry: plain SQL on the driver, rows as bare tuples.
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         query = (
             "SELECT seq, type, side, body, prev, hash, sig FROM entries"
-            f" WHERE game_id = {mark} AND seq >= {mark} ORDER BY seq"
+            f" WHERE game_id = {mark} AND seq >= {mark}"
         )
+        values: tuple[Any, ...] = (game, start)
+        if stop is not None:
+            query, values = f"{query} AND seq < {mark}", (*values, stop)
         with self.reading() as connection:
-            rows = connection.exec_driver_sql(query, (game, start)).all()
+            rows = connection.exec_driver_sql(f"{query} ORDER BY seq", values).all()
         loads = json.loads
         try:
             return [

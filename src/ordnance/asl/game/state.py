@@ -215,9 +215,13 @@ def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
     player = str(data["player"])
     phase = Phase.parse(str(data["phase"]))
     new_turn = player != state.player or data["turn"] != state.turn
-    statuses = {
-        unit: _phase_status(status, new_turn=new_turn) for unit, status in state.status.items()
+    # Most phase changes leave most units as they are: only the changed ones are replaced.
+    changed = {
+        unit: after
+        for unit, status in state.status.items()
+        if (after := _phase_status(status, new_turn=new_turn)) is not status
     }
+    statuses = {**state.status, **changed} if changed else state.status
     return replace(
         state,
         turn=int(data["turn"]),
@@ -242,11 +246,13 @@ def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
     """A unit at a new phase: the sM's Case A note lasts one MPh, the rest one Player Turn."""
     afv = status.afv
     if afv is not None:
-        afv = afv.next_player_turn() if new_turn else replace(afv, later_fire=None)
+        if new_turn:
+            afv = afv.next_player_turn()
+        elif afv.later_fire is not None:
+            afv = replace(afv, later_fire=None)
     # Most units have nothing to clear: the same (immutable) status serves.
-    if afv == status.afv and not (
-        new_turn and (status.moved or status.manned or status.prep_fired)
-    ):
+    same = afv is status.afv or afv == status.afv
+    if same and not (new_turn and (status.moved or status.manned or status.prep_fired)):
         return status
     if new_turn:
         return replace(status, moved=False, manned=False, prep_fired=False, afv=afv)
