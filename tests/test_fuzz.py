@@ -205,6 +205,13 @@ def world(_world: World, monkeypatch: pytest.MonkeyPatch) -> World:
 # --- every command of the CLI ------------------------------------------------------------------
 
 
+# `serve` runs until stopped (tests/web starts it on its own terms); fuzzing it would only wait.
+UNFUZZED = [["serve"]]
+# --server talks HTTP: the fuzzer names only this machine (a closed port) or malformed URLs, so
+# that no fuzzed value sends traffic anywhere else.
+SERVERS = ["http://127.0.0.1:9", "", "127.0.0.1", "ftp://127.0.0.1/", "http://", "http://[::1"]
+
+
 def _commands() -> list[tuple[list[str], list[Any]]]:
     """Every leaf command: its words and its parameters (Typer's own objects)."""
     found: list[tuple[list[str], list[Any]]] = []
@@ -214,7 +221,7 @@ def _commands() -> list[tuple[list[str], list[Any]]]:
         if subcommands:
             for name, sub in sorted(subcommands.items()):
                 walk(sub, [*words, name])
-        elif words:
+        elif words and words not in UNFUZZED:
             found.append((words, list(command.params)))
 
     load_commands()  # the CLI imports a command's module only when it runs; here, all of them
@@ -287,6 +294,9 @@ def command_lines(draw: st.DrawFn, world: World) -> list[str]:
             continue
         if is_option and param.opts[0] == "--db":
             argv += ["--db", draw(st.sampled_from([world.db, world.db, world.files["random.db"]]))]
+            continue
+        if is_option and param.opts[0] == "--server":
+            argv += ["--server", draw(st.sampled_from(SERVERS))]
             continue
         if is_option and param.is_flag:
             argv.append(param.opts[0])

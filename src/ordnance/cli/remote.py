@@ -39,6 +39,8 @@ def _call(server: str, method: str, path: str, **kwargs: Any) -> Any:
     url = server.rstrip("/") + path
     try:
         response = httpx.request(method, url, timeout=TIMEOUT, **kwargs)
+    except httpx.InvalidURL as error:
+        raise RemoteError(f"server {server}: not a URL ({error})") from None
     except httpx.HTTPError as error:
         raise RemoteError(f"server {server}: cannot be reached ({error})") from None
     if response.status_code >= 400:
