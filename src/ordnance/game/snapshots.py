@@ -36,11 +36,12 @@ from ordnance import __version__
 from ordnance.core import statecodec
 from ordnance.core.errors import BadInput
 from ordnance.core.records import evolve
+from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import Entry
 from ordnance.game.errors import LogMismatch
 from ordnance.game.fold import Game, Undoable
 from ordnance.game.signing import Signer, valid
-from ordnance.game.storage import StorageError, Store, metadata
+from ordnance.game.storage import Store, metadata
 
 DEFAULT_EVERY = 100
 # What a snapshot another engine wrote (or a damaged one) may raise while it is decoded.
