@@ -222,7 +222,8 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
             spectator=f"/games/{game}",
         )
     response = RedirectResponse(f"/games/{game}/{side}", status_code=303)
-    security.set_side_cookie(response, game, side, token)
+    response.headers["Cache-Control"] = "no-store"  # the link's URL holds the token
+    security.set_side_cookie(response, game, side, token, secure=security.is_tls(request))
     return response
 
 
