@@ -319,7 +319,7 @@ async def burst(
 
     async def one(game: Game) -> None:
         nonlocal sent
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and game.to_move is not None:  # None: over
             base = random.choice(bases)
             sent += 1
             try:
