@@ -257,6 +257,13 @@ def two_servers(db: str, folder: Path, *extra: str) -> Iterator[list[ServeProces
 # --- clients -------------------------------------------------------------------------------------
 
 
+def new_client(connections: int = 100) -> httpx.AsyncClient:
+    """An HTTP client that drops idle connections before the server does (uvicorn: after
+    5 s), so a request never goes out on a connection the server is closing."""
+    limits = httpx.Limits(max_connections=connections, keepalive_expiry=1.0)
+    return httpx.AsyncClient(timeout=60, limits=limits)
+
+
 @dataclass
 class Game:
     """A game made through the API: id, side tokens, version, whose move it is."""
@@ -338,11 +345,11 @@ async def kill_loop(
 ) -> tuple[int, int]:
     """``kills`` times: fork a server, play through it and ``survivor``, SIGKILL it mid-burst.
     Returns (acknowledged entries, acknowledged entries not in the stored logs)."""
-    async with httpx.AsyncClient(timeout=30) as client:
+    async with new_client() as client:
         made = [await new_game(client, survivor) for _ in range(min(games, MAX_GAMES))]
     for _ in range(kills):
         forked = ForkedServer(db, folder / "ai.json").start()
-        async with httpx.AsyncClient(timeout=30) as client:
+        async with new_client() as client:
             play = asyncio.create_task(burst([forked.url, survivor], made, 0.6, client))
             await asyncio.sleep(random.uniform(0.05, 0.5))
             forked.kill()
@@ -355,7 +362,7 @@ async def kill_loop(
 async def check_acked(base: str, games: list[Game]) -> tuple[int, int]:
     """(acknowledged entries, how many of them the stored logs do not hold)."""
     lost = 0
-    async with httpx.AsyncClient(timeout=30) as client:
+    async with new_client() as client:
         for game in games:
             stored = await stored_hashes(client, base, game)
             lost += sum(1 for seq, digest in game.acked if stored.get(seq) != digest)

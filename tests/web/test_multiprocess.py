@@ -79,7 +79,8 @@ async def sse(client: httpx.AsyncClient, url: str) -> AsyncIterator[tuple[str, s
 
 async def open_side_page(base: str, game: Any, side: str) -> tuple[httpx.AsyncClient, str, int]:
     """A browser of ``side`` (its own cookies) on ``base``: its page's event URL and version."""
-    browser = httpx.AsyncClient(base_url=base, timeout=30, follow_redirects=True)
+    limits = httpx.Limits(keepalive_expiry=1.0)
+    browser = httpx.AsyncClient(base_url=base, timeout=30, follow_redirects=True, limits=limits)
     page = await browser.get(f"/join/{game.id}/{side}/{game.tokens[side]}")
     assert page.status_code == 200 and str(page.url).endswith(f"/games/{game.id}/{side}")
     events = re.search(r'data-events="([^"]+)"', page.text)
@@ -96,7 +97,7 @@ async def push_delay(acting: str, watching: str, game: Any) -> float:
     try:
         stream = sse(browser, f"{events}?seen={seen}")
         assert (await anext(stream))[0] == "hello"
-        async with httpx.AsyncClient(timeout=30) as client:
+        async with harness.new_client() as client:
             answer = await harness.act(client, acting, game, ["phase", "next"])
         done = time.perf_counter()
         assert answer.status_code == 200, answer.text
@@ -117,7 +118,7 @@ def test_a_page_on_one_process_sees_an_action_through_the_other_within_a_second(
     a, b = servers
 
     async def run() -> list[float]:
-        async with httpx.AsyncClient(timeout=30) as client:
+        async with harness.new_client() as client:
             game = await harness.new_game(client, a.url)
         return [
             await push_delay(a.url, b.url, game),
@@ -152,8 +153,7 @@ def test_races_for_the_last_round_through_two_processes_spend_it_once(
             if e["type"] == "command" and e["body"]["command"]["verb"] == "fire"
         ]
         outcomes = sorted(
-            r.json().get("error", "stored") if r.status_code != 200 else "stored"
-            for r in answers
+            r.json().get("error", "stored") if r.status_code != 200 else "stored" for r in answers
         )
         assert outcomes in (["stale", "stored"], ["refused", "stored"]), outcomes
         if outcomes[0] == "refused":  # it read the state after the winner had stored it
@@ -163,8 +163,7 @@ def test_races_for_the_last_round_through_two_processes_spend_it_once(
 
     async def run() -> list[tuple[int, ...]]:
         gate = asyncio.Semaphore(24)
-        limits = httpx.Limits(max_connections=64)
-        async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        async with harness.new_client(64) as client:
 
             async def one(index: int) -> tuple[int, ...]:
                 async with gate:
@@ -190,7 +189,7 @@ def test_a_postgresql_restart_mid_game_is_survived(postgres: Any, servers: list[
     a, b = servers
 
     async def run() -> tuple[int, int, float]:
-        async with httpx.AsyncClient(timeout=30) as client:
+        async with harness.new_client() as client:
             games = [await harness.new_game(client, a.url) for _ in range(4)]
             play = asyncio.create_task(harness.burst([a.url, b.url], games, 4.0, client))
             await asyncio.sleep(0.5)
