@@ -13,7 +13,8 @@ Reported: p50/p95 action latency (request to answer) and p50/p95 push delay (req
 other side's event: the action's own latency plus the time to reach the other page; the event
 may come before the acting side has read its answer), and beside them the baseline measured in
 the same run: the same command through the game service in process (SQLite). Target (issue
-12): p95 under 100 ms and push under 250 ms at 100 games. The servers run with rate limits off (one client sends everything).
+12): p95 under 100 ms and push under 250 ms at 100 games. The servers run with rate limits off
+(one client sends everything).
 
 Load model: a side thinks before it acts (``--think`` seconds, 3.0 by default, each game
 starting at a random offset), as people at a table do; ``--think 0`` hammers the servers with
