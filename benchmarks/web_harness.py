@@ -23,6 +23,7 @@ import json
 import os
 import pwd
 import random
+import re
 import shutil
 import signal
 import socket
@@ -275,8 +276,14 @@ class Game:
     acked: list[tuple[int, str]] = field(default_factory=list)  # (seq, hash) acknowledged
 
 
+def long_demo() -> str:
+    """The C8 demo scenario, lasting 50 Game Turns instead of 1 (bursts never run out)."""
+    text = DEMO.read_text(encoding="utf-8")
+    return re.sub(r"(?m)^turns: 1\b", "turns: 50", text, count=1)
+
+
 async def new_game(client: httpx.AsyncClient, base: str, text: str | None = None) -> Game:
-    scenario = text if text is not None else DEMO.read_text(encoding="utf-8")
+    scenario = text if text is not None else long_demo()
     answer = await client.post(f"{base}/api/games", json={"scenario": scenario})
     answer.raise_for_status()
     made = answer.json()
@@ -350,8 +357,8 @@ async def kill_loop(
     for _ in range(kills):
         forked = ForkedServer(db, folder / "ai.json").start()
         async with new_client() as client:
-            play = asyncio.create_task(burst([forked.url, survivor], made, 0.6, client))
-            await asyncio.sleep(random.uniform(0.05, 0.5))
+            play = asyncio.create_task(burst([forked.url, survivor], made, 0.4, client))
+            await asyncio.sleep(random.uniform(0.05, 0.35))
             forked.kill()
             await play
             for game in made:
