@@ -13,11 +13,11 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from tests.web.conftest import EXAMPLES, create_game, csrf_of
 
 from ordnance.cli.app import main
 from ordnance.web.app import create_app
 from ordnance.web.limits import Limits
-from tests.web.conftest import EXAMPLES, create_game, csrf_of
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
