@@ -172,9 +172,12 @@ class ServeProcess:
         self.url = loopback_only(f"http://127.0.0.1:{self.port}")
         command = [str(Path(sys.executable).parent / "ordnance"), "serve", "--db", db]
         command += ["--port", str(self.port), "--ai-keys", str(ai_keys), *extra]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
-        )
+        # Its warnings and errors go to a file (a pipe nobody reads could fill and stall it).
+        self.log = ai_keys.parent / f"serve-{self.port}.log"
+        with self.log.open("wb") as errors:
+            self.process = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=errors, start_new_session=True
+            )
 
     def wait(self) -> ServeProcess:
         wait_ready(self.url, lambda: self.process.poll() is None)
@@ -259,9 +262,10 @@ def two_servers(db: str, folder: Path, *extra: str) -> Iterator[list[ServeProces
 
 
 def new_client(connections: int = 100) -> httpx.AsyncClient:
-    """An HTTP client that drops idle connections before the server does (uvicorn: after
-    5 s), so a request never goes out on a connection the server is closing."""
-    limits = httpx.Limits(max_connections=connections, keepalive_expiry=1.0)
+    """An HTTP client that opens a connection per request: a kept-alive connection that the
+    server closes as the next request goes out (its 5 s idle timeout, under load) would lose
+    that request's answer, which says nothing about the table."""
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=0)
     return httpx.AsyncClient(timeout=60, limits=limits)
 
 

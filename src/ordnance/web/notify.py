@@ -88,7 +88,8 @@ async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None 
         except (psycopg.Error, OSError) as error:
             wait = BACKOFF[min(failures, len(BACKOFF) - 1)]
             if failures == 0:
-                log.warning("database notifications lost (%s); reconnecting", error)
+                reason = str(error).strip().splitlines()[0] if str(error).strip() else error
+                log.warning("database notifications lost (%s); reconnecting", reason)
             failures += 1
             await asyncio.sleep(wait)
 
