@@ -361,12 +361,11 @@ async def kill_loop(
     for _ in range(kills):
         forked = ForkedServer(db, folder / "ai.json").start()
         async with new_client() as client:
-            play = asyncio.create_task(burst([forked.url, survivor], made, 0.4, client))
-            await asyncio.sleep(random.uniform(0.05, 0.35))
+            play = asyncio.create_task(burst([forked.url, survivor], made, 0.3, client))
+            await asyncio.sleep(random.uniform(0.05, 0.25))
             forked.kill()
             await play
-            for game in made:
-                await resync(client, survivor, game)
+            await asyncio.gather(*(resync(client, survivor, game) for game in made))
     return await check_acked(survivor, made)
 
 
