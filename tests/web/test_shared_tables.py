@@ -1,13 +1,17 @@
-"""Two tables (as two server processes) on one database and one AI key file."""
+"""Two tables (as two server processes) on one database and one AI key file; a database away."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tests.web.conftest import EXAMPLES
 
+from ordnance.game.storage import StorageError
 from ordnance.web.pages import _scenario
 from ordnance.web.table import Table
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def test_a_process_plays_the_ai_side_of_a_game_another_process_started(tmp_path: Path) -> None:
@@ -32,3 +36,15 @@ def test_a_process_plays_the_ai_side_of_a_game_another_process_started(tmp_path:
     finally:
         one.close()
         two.close()
+
+
+def test_an_event_stream_opened_while_the_database_is_away_asks_the_browser_to_retry(
+    client, monkeypatch
+):
+    def away(_action: object) -> object:
+        raise StorageError("postgresql://db/ordnance", "connection refused")
+
+    monkeypatch.setattr(client.app.state.table, "call", away)
+    answer = client.get("/games/0123abcd/events")
+    # 200 and a retry interval: EventSource reconnects (it gives up for good on a 4xx/5xx).
+    assert answer.status_code == 200 and answer.text == "retry: 2000\n\n"

@@ -28,6 +28,7 @@ from starlette.responses import (
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.scenario import DICE_MODES, scenario_from_mapping
+from ordnance.game.dberrors import StorageError
 from ordnance.game.tokens import matches
 from ordnance.web import security, views
 from ordnance.web.table import Table
@@ -302,6 +303,9 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
 
     try:
         await asyncio.to_thread(table.call, lambda s: s.store.version(game))
+    except StorageError:
+        # The database is away (restarting): end normally, so the browser comes back (retry).
+        return StreamingResponse(iter([b"retry: 2000\n\n"]), media_type="text/event-stream")
     except OrdnanceError as error:
         return StreamingResponse(iter([f"event: error\ndata: {error}\n\n".encode()]), 404)
     return StreamingResponse(
