@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -22,7 +22,10 @@ Db = Annotated[
     ),
 ]
 
-Rate = Annotated[int, typer.Option(min=0, max=1_000_000, metavar="N")]
+def _rate(name: str, what: str) -> Any:
+    return typer.Option(
+        name, min=0, max=1_000_000, metavar="N", help=f"{what} per client and minute (0: off)."
+    )
 
 
 @app.command("serve")
@@ -65,9 +68,9 @@ def serve_command(
             " must share it. Default: beside a SQLite file, else ai.json in your data folder.",
         ),
     ] = None,
-    limit_actions: Rate = 120,
-    limit_games: Rate = 10,
-    limit_uploads: Rate = 10,
+    limit_actions: Annotated[int, _rate("--limit-actions", "Commands and undos")] = 120,
+    limit_games: Annotated[int, _rate("--limit-games", "New games")] = 10,
+    limit_uploads: Annotated[int, _rate("--limit-uploads", "Logs uploaded to /verify")] = 10,
 ) -> None:
     """Serve the table: a lobby at http://HOST:PORT/, a page per side, the JSON API.
 
