@@ -22,6 +22,7 @@ Db = Annotated[
     ),
 ]
 
+
 def _rate(name: str, what: str) -> Any:
     return typer.Option(
         name, min=0, max=1_000_000, metavar="N", help=f"{what} per client and minute (0: off)."

@@ -23,9 +23,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.service import Applied
-from ordnance.game.storage import StorageError
 from ordnance.web.security import SCENARIO_LIMIT
 from ordnance.web.table import Table, scenario_from_text
 

@@ -26,9 +26,9 @@ from starlette.responses import (
 )
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.scenario import DICE_MODES, scenario_from_mapping
-from ordnance.game.dberrors import StorageError
 from ordnance.game.tokens import matches
 from ordnance.web import security, views
 from ordnance.web.table import Table
