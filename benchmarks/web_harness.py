@@ -152,6 +152,11 @@ class Postgres:
 NO_LIMITS = ["--limit-actions", "0", "--limit-games", "0", "--limit-uploads", "0"]
 
 
+def key_store(folder: Path) -> Path:
+    """The key store every server process started with files in ``folder`` shares."""
+    return folder / "keys"
+
+
 def wait_ready(url: str, process_alive: Any = None, timeout: float = READY_SECONDS) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -173,10 +178,17 @@ class ServeProcess:
         command = [str(Path(sys.executable).parent / "ordnance"), "serve", "--db", db]
         command += ["--port", str(self.port), "--ai-keys", str(ai_keys), *extra]
         # Its warnings and errors go to a file (a pipe nobody reads could fill and stall it).
-        self.log = ai_keys.parent / f"serve-{self.port}.log"
+        self.folder = ai_keys.parent
+        self.log = self.folder / f"serve-{self.port}.log"
+        # Every process of one database shares the key store (signing key, dice seeds).
+        env = {**os.environ, "ORDNANCE_KEYS": str(key_store(self.folder))}
         with self.log.open("wb") as errors:
             self.process = subprocess.Popen(
-                command, stdout=subprocess.DEVNULL, stderr=errors, start_new_session=True
+                command,
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+                start_new_session=True,
+                env=env,
             )
 
     def wait(self) -> ServeProcess:
@@ -219,6 +231,7 @@ class ForkedServer:
         if pid == 0:  # the child: serve until killed
             code = 0
             try:
+                os.environ["ORDNANCE_KEYS"] = str(key_store(self.ai_keys.parent))
                 app = create_app(self.db, ai_keys=self.ai_keys, limits=Limits(0, 0, 0))
                 config = uvicorn.Config(app, log_level="error", timeout_keep_alive=30)
                 uvicorn.Server(config).run(sockets=[listener])

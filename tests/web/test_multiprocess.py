@@ -196,10 +196,11 @@ def test_races_for_the_last_round_through_two_processes_spend_it_once(
 
 
 def test_sigkill_of_one_process_mid_burst_loses_no_acknowledged_action(
-    servers: list[Any], database: str, tmp_path: Path
+    servers: list[Any], database: str
 ) -> None:
     survivor = servers[1]
-    acked, lost = run_apart(harness.kill_loop(database, survivor.url, tmp_path, 6, KILLS))
+    # The forked servers share the survivor's key store and AI key file, as a deployment must.
+    acked, lost = run_apart(harness.kill_loop(database, survivor.url, survivor.folder, 6, KILLS))
     assert acked > KILLS and lost == 0, (acked, lost)
 
 
