@@ -1,17 +1,26 @@
 """The web table under load: N games at once, two simulated sides each, over HTTP (httpx).
 
-For N = 10, 50, 100 games on SQLite, every game's two sides alternate 'phase next' commands
-through the JSON API of a real uvicorn server on this machine, while a server-sent events
-stream per game listens as the other side would. Reported: p50/p95 action latency (request to
-answer) and p50/p95 push delay (answer to the other side's event), and beside them the
-baseline measured in the same run: the same command through the game service in process.
-Target (issue 12): p95 under 100 ms and push under 250 ms at 100 games.
+For N = 10, 50, 100 games, every game's two sides alternate 'phase next' commands through the
+JSON API, each side listening to the game's server-sent events on its own connection, in two
+set-ups measured in the same run:
+
+- ``sqlite``: one `ordnance serve` process on a SQLite file (the default table);
+- ``pg x2``: two `ordnance serve` processes on one PostgreSQL server (durable: fsync on) that
+  the harness starts; one side acts and listens through each process, so every push crosses
+  processes (PostgreSQL NOTIFY).
+
+Reported: p50/p95 action latency (request to answer) and p50/p95 push delay (request to the
+other side's event: the action's own latency plus the time to reach the other page; the event
+may come before the acting side has read its answer), and beside them the baseline measured in
+the same run: the same command through the game service in process (SQLite). Target (issue
+12): p95 under 100 ms and push under 250 ms at 100 games. The servers run with rate limits off
+(one client sends everything).
 
 Load model: a side thinks before it acts (``--think`` seconds, 3.0 by default, each game
-starting at a random offset), as people at a table do; ``--think 0`` hammers the server with
-every game's commands back to back, which measures the queue behind SQLite's single writer.
+starting at a random offset), as people at a table do; ``--think 0`` hammers the servers with
+every game's commands back to back. Traffic goes to 127.0.0.1 only (benchmarks/web_harness.py).
 
-Run: .venv/bin/python benchmarks/bench_web.py [--games 10,50,100] [--actions 6]
+Run: .venv/bin/python benchmarks/bench_web.py [--games 10,50,100] [--actions 6] [--think 3]
 """
 
 from __future__ import annotations
@@ -19,25 +28,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import socket
 import statistics
+import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import httpx
-import uvicorn
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import web_harness as harness
 from ordnance.game.service import GameService
-from ordnance.web.app import create_app
 
 SCENARIO = Path(__file__).resolve().parents[1] / "examples" / "asl-c8-demo.yaml"
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+pct = harness.pct
 
 
 def baseline(folder: Path, games: int, actions: int) -> list[float]:
@@ -66,19 +72,29 @@ async def listen(
 
 
 async def play(
-    base: str, games: int, actions: int, think: float
+    bases: list[str], games: int, actions: int, think: float
 ) -> tuple[list[float], list[float]]:
+    """Side k of every game acts and listens through ``bases[k % len(bases)]``."""
     text = SCENARIO.read_text(encoding="utf-8")
-    limits = httpx.Limits(max_connections=games * 2 + 10)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+    limits = httpx.Limits(max_connections=games * 4 + 10, keepalive_expiry=1.0)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         made = [
-            (await client.post("/api/games", json={"scenario": text})).json() for _ in range(games)
+            (
+                await client.post(f"{bases[i % len(bases)]}/api/games", json={"scenario": text})
+            ).json()
+            for i in range(games)
         ]
-        seen: list[dict[int, float]] = [{} for _ in made]
-        ready = [asyncio.Event() for _ in made]
+        sides = list(made[0]["tokens"])
+        where = {side: bases[k % len(bases)] for k, side in enumerate(sides)}
+        # seen[game][side]: when that side's stream announced each version
+        seen: list[dict[str, dict[int, float]]] = [{s: {} for s in sides} for _ in made]
+        ready = [asyncio.Event() for _ in made for _ in sides]
         listeners = [
-            asyncio.create_task(listen(client, f"/games/{m['game']}/events?seen=1", s, r))
-            for m, s, r in zip(made, seen, ready, strict=True)
+            asyncio.create_task(
+                listen(client, f"{where[s]}/games/{m['game']}/events?seen=1", seen[i][s], r)
+            )
+            for i, m in enumerate(made)
+            for s, r in zip(sides, ready[i * len(sides) : (i + 1) * len(sides)], strict=True)
         ]
         await asyncio.gather(*(r.wait() for r in ready))
         latency: list[float] = []
@@ -88,21 +104,23 @@ async def play(
             game = made[index]
             version = 1
             await asyncio.sleep(random.uniform(0, think))
-            side = (await client.get(f"/api/games/{game['game']}")).json()["to_move"]
+            side = (await client.get(f"{where[sides[0]]}/api/games/{game['game']}")).json()[
+                "to_move"
+            ]
             for _ in range(actions):
                 start = time.perf_counter()
                 answer = await client.post(
-                    f"/api/games/{game['game']}/do",
+                    f"{where[side]}/api/games/{game['game']}/do",
                     json={"side": side, "words": ["phase", "next"], "expect_version": version},
                     headers={"Authorization": f"Bearer {game['tokens'][side]}"},
                 )
-                done = time.perf_counter()
-                latency.append(done - start)
+                latency.append(time.perf_counter() - start)
                 body = answer.json()
+                other = next(s for s in sides if s != side)
                 version, side = body["version"], body["to_move"]
-                while version not in seen[index]:
+                while version not in seen[index][other]:
                     await asyncio.sleep(0.005)
-                push.append(max(0.0, seen[index][version] - done))
+                push.append(seen[index][other][version] - start)
                 await asyncio.sleep(think)
 
         await asyncio.gather(*(one_game(i) for i in range(games)))
@@ -117,46 +135,51 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=6)
     parser.add_argument("--think", type=float, default=3.0)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
-        print(
-            f"web table: {args.actions} 'phase next' per game, a side thinks {args.think} s"
-            " before each; baseline: the same command through GameService in process"
-        )
-        print(
-            f"{'games':>5} {'p50 ms':>8} {'p95 ms':>8} {'push p50':>9} {'push p95':>9}"
-            f" {'base p50':>9} {'p50/base':>9}"
-        )
-        for games in (int(n) for n in args.games.split(",")):
-            with socket.socket() as probe:
-                probe.bind(("127.0.0.1", 0))
-                port = probe.getsockname()[1]
-            app = create_app(str(folder / f"web{games}.db"), ai_keys=folder / "ai.json")
-            server = uvicorn.Server(
-                uvicorn.Config(
-                    app,
-                    port=port,
-                    log_level="error",
-                    timeout_graceful_shutdown=1,
-                    timeout_keep_alive=60,
-                )
-            )
-            thread = threading.Thread(target=server.run, daemon=True)
-            thread.start()
-            while not server.started:
-                time.sleep(0.05)
-            latency, push = asyncio.run(
-                play(f"http://127.0.0.1:{port}", games, args.actions, args.think)
-            )
-            server.should_exit = True
-            thread.join(timeout=10)
-            base = baseline(folder, games, args.actions)
-            ratio = statistics.median(latency) / statistics.median(base)
-            print(
-                f"{games:>5} {pct(latency, 0.5):8.1f} {pct(latency, 0.95):8.1f}"
-                f" {pct(push, 0.5):9.1f} {pct(push, 0.95):9.1f} {pct(base, 0.5):9.2f}"
-                f" {ratio:8.1f}x"
-            )
+    counts = [min(int(n), harness.MAX_GAMES) for n in args.games.split(",")]
+    print(
+        f"web table: {args.actions} 'phase next' per game, a side thinks {args.think} s"
+        " before each; baseline: the same command through GameService in process"
+    )
+    print(
+        f"{'games':>5} {'setup':>7} {'p50 ms':>8} {'p95 ms':>8} {'push p50':>9}"
+        f" {'push p95':>9} {'base p50':>9} {'p50/base':>9}"
+    )
+    postgres = harness.Postgres()
+    try:
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            for games in counts:
+                base = baseline(folder, games, args.actions)
+                for label in ("sqlite", "pg x2"):
+                    latency, push = measure(label, folder, postgres, games, args)
+                    ratio = statistics.median(latency) / statistics.median(base)
+                    print(
+                        f"{games:>5} {label:>7} {pct(latency, 0.5):8.1f}"
+                        f" {pct(latency, 0.95):8.1f} {pct(push, 0.5):9.1f}"
+                        f" {pct(push, 0.95):9.1f} {pct(base, 0.5):9.2f} {ratio:8.1f}x"
+                    )
+    finally:
+        postgres.stop()
+
+
+def measure(
+    label: str, folder: Path, postgres: harness.Postgres, games: int, args: argparse.Namespace
+) -> tuple[list[float], list[float]]:
+    """Latency and push delay of one set-up: one SQLite process, or two on PostgreSQL."""
+    keys = folder / "ai.json"
+    if label == "sqlite":
+        db = str(folder / f"web{games}.db")
+        servers = [harness.ServeProcess(db, keys, *harness.NO_LIMITS)]
+    else:
+        db = postgres.create_database()
+        servers = [harness.ServeProcess(db, keys, *harness.NO_LIMITS) for _ in range(2)]
+    try:
+        for server in servers:
+            server.wait()
+        return asyncio.run(play([s.url for s in servers], games, args.actions, args.think))
+    finally:
+        for server in servers:
+            server.stop()
 
 
 if __name__ == "__main__":

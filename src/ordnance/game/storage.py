@@ -53,6 +53,9 @@ from ordnance.game.migrations import __file__ as _migrations_init
 HEAD = "0003"  # the newest migration; tests check it against the migrations folder
 MIGRATIONS = Path(_migrations_init).parent
 _WRITE = "ordnance_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
+# PostgreSQL: every write notifies this channel with "GAME:VERSION" (delivered at commit), so
+# every server process on the database learns of it (``ordnance.web.notify`` listens).
+NOTIFY_CHANNEL = "ordnance_games"
 
 metadata = sa.MetaData()
 games = sa.Table(
@@ -131,6 +134,8 @@ def make_engine(url: str) -> Engine:
             "connect_timeout": max(1, round(wait)),
             "options": f"-c lock_timeout={round(wait * 1000)}",
         }
+        # A pooled connection may have died with a server restart: test it before use.
+        options["pool_pre_ping"] = True
     try:
         with storage_errors(url):
             if is_sqlite and parsed.database not in (None, "", ":memory:"):
@@ -198,6 +203,15 @@ def _transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
             connection.execution_options(**{_WRITE: True})
         with connection.begin():
             yield connection
+
+
+def _notify(connection: Connection, game: str, version: int) -> None:
+    """Tell every listening process that ``game`` is at ``version`` once this commits."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(
+            sa.text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": NOTIFY_CHANNEL, "payload": f"{game}:{version}"},
+        )
 
 
 class Store:
@@ -309,6 +323,7 @@ class Store:
                     games.insert().values(id=game, ruleset=ruleset, version=len(log))
                 )
                 self._insert(connection, game, log)
+                _notify(connection, game, len(log))
                 if token_hashes:
                     connection.execute(
                         tokens.insert(),
@@ -384,6 +399,7 @@ class _Appender:
             "INSERT INTO entries (game_id, seq, type, side, body, prev, hash, sig)"
             f" VALUES ({', '.join([mark] * 8)})"
         )
+        self.notify = f"SELECT pg_notify({mark}, {mark})"
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
         """Store the entries if the game stands at ``based_on``; False if it does not."""
@@ -413,6 +429,8 @@ class _Appender:
             moved = bool(cursor.rowcount == 1)
             if moved:
                 cursor.executemany(self.insert, rows)
+                if not self.sqlite:  # every listening server process hears of it at commit
+                    cursor.execute(self.notify, (NOTIFY_CHANNEL, f"{game}:{based_on + len(rows)}"))
             if self.sqlite:
                 cursor.execute("COMMIT" if moved else "ROLLBACK")
             elif moved:

@@ -2,7 +2,9 @@
 
 Answers are the JSON the CLI's ``--json`` prints; a failure is ``{"error": KIND, "message":
 TEXT}`` with KIND ``refused`` (HTTP 409, the CLI's exit 1), ``bad-input`` (422, exit 2),
-``stale`` (409, exit 2), ``not-authorized`` (403, exit 2) or ``error`` (400, exit 2), and TEXT
+``stale`` (409, exit 2), ``not-authorized`` (403, exit 2), ``unavailable`` (503: the database
+cannot be reached, e.g. while it restarts; try again), ``rate-limited`` (429), ``too-large``
+(413) or ``error`` (400, exit 2), and TEXT
 the line the CLI prints. Writes take the side's token as ``Authorization: Bearer TOKEN``; their
 answer adds ``entries`` (the stored log entries), ``ruleset``, ``to_move`` and
 ``version_now`` (after any answer of the server's AI) to the CLI's JSON.
@@ -21,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.service import Applied
 from ordnance.web.security import SCENARIO_LIMIT
@@ -63,6 +66,8 @@ def error_answer(error: OrdnanceError) -> JSONResponse:
         kind, status = "not-authorized", 403
     elif isinstance(error, BadInput):
         kind, status = "bad-input", 422
+    elif isinstance(error, StorageError):
+        kind, status = "unavailable", 503
     else:
         kind, status = "error", 400
     return JSONResponse({"error": kind, "message": str(error)}, status_code=status)

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -21,18 +23,39 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import Request
 from starlette.responses import Response
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ordnance import __version__
-from ordnance.web import api, pages
+from ordnance.web import api, notify, pages
+from ordnance.web.limits import Guard, Limits
 from ordnance.web.table import Table
 
+# No inline script or style anywhere: table.js and table.css are the only ones.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    " object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
-def create_app(db: str | None = None, *, ai_keys: Path | None = None) -> FastAPI:
-    """The app over the games in ``db`` (any URL the CLI's ``--db`` takes)."""
+
+def create_app(
+    db: str | None = None,
+    *,
+    ai_keys: Path | None = None,
+    limits: Limits | None = None,
+    trusted_proxies: list[str] | None = None,
+) -> FastAPI:
+    """The app over the games in ``db`` (any URL the CLI's ``--db`` takes).
+
+    ``limits``: the rates per client (default: :class:`~.limits.Limits`' documented ones);
+    ``trusted_proxies``: addresses of reverse proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed (none by default: the peer is the client).
+    """
     table = Table(db, ai_keys)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Learn of other processes' writes from the start (LISTEN/NOTIFY, or polling SQLite).
+        app.state.watcher = notify.start(table)
         yield
         watcher = getattr(app.state, "watcher", None)
         if watcher is not None:
@@ -63,11 +86,25 @@ def create_app(db: str | None = None, *, ai_keys: Path | None = None) -> FastAPI
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline';"
-            " frame-ancestors 'none'",
-        )
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        if request.url.scheme == "https":
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         return response
 
+    # The last added runs first: the proxy's headers are read before the limits count a client.
+    app.add_middleware(Guard, limits=limits if limits is not None else Limits())
+    if trusted_proxies:
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=trusted_proxies)
+
     return app
+
+
+def from_environment() -> FastAPI:
+    """The app ``ordnance serve`` describes in ``$ORDNANCE_SERVE`` (one per worker process)."""
+    config = json.loads(os.environ["ORDNANCE_SERVE"])
+    return create_app(
+        config["db"],
+        ai_keys=Path(config["ai_keys"]),
+        limits=Limits(**config["limits"]),
+        trusted_proxies=config["trusted_proxies"] or None,
+    )

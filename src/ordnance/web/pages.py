@@ -26,6 +26,7 @@ from starlette.responses import (
 )
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.scenario import DICE_MODES, scenario_from_mapping
 from ordnance.game.tokens import matches
@@ -222,7 +223,8 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
             spectator=f"/games/{game}",
         )
     response = RedirectResponse(f"/games/{game}/{side}", status_code=303)
-    security.set_side_cookie(response, game, side, token)
+    response.headers["Cache-Control"] = "no-store"  # the link's URL holds the token
+    security.set_side_cookie(response, game, side, token, secure=security.is_tls(request))
     return response
 
 
@@ -301,6 +303,9 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
 
     try:
         await asyncio.to_thread(table.call, lambda s: s.store.version(game))
+    except StorageError:
+        # The database is away (restarting): end normally, so the browser comes back (retry).
+        return StreamingResponse(iter([b"retry: 2000\n\n"]), media_type="text/event-stream")
     except OrdnanceError as error:
         return StreamingResponse(iter([f"event: error\ndata: {error}\n\n".encode()]), 404)
     return StreamingResponse(

@@ -58,7 +58,15 @@ def side_token(request: Request, game: str, side: str) -> str | None:
     return request.cookies.get(side_cookie(game, side))
 
 
-def set_side_cookie(response: Response, game: str, side: str, token: str) -> None:
+def is_tls(request: Request) -> bool:
+    """Whether the browser reached us over TLS (directly, or through a trusted proxy's
+    ``X-Forwarded-Proto``: ``--trust-proxy``); then every cookie is ``Secure``."""
+    return request.url.scheme == "https"
+
+
+def set_side_cookie(
+    response: Response, game: str, side: str, token: str, *, secure: bool = False
+) -> None:
     response.set_cookie(
         side_cookie(game, side),
         token,
@@ -66,6 +74,7 @@ def set_side_cookie(response: Response, game: str, side: str, token: str) -> Non
         path="/",
         httponly=True,
         samesite="strict",
+        secure=secure,
     )
 
 
@@ -86,7 +95,13 @@ def keep_csrf(request: Request, response: Response) -> None:
     made = getattr(request.state, "new_csrf", None)
     if made is not None:
         response.set_cookie(
-            CSRF_COOKIE, made, max_age=COOKIE_AGE, path="/", httponly=True, samesite="strict"
+            CSRF_COOKIE,
+            made,
+            max_age=COOKIE_AGE,
+            path="/",
+            httponly=True,
+            samesite="strict",
+            secure=is_tls(request),
         )
 
 

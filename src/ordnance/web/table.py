@@ -14,6 +14,7 @@ game database, which players may read.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shlex
@@ -27,6 +28,7 @@ from typing import Any, TypeVar
 import yaml
 
 from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.game.errors import StaleState
 from ordnance.game.scenario import Scenario, scenario_from_mapping
 from ordnance.game.service import Applied, GameService, NewGame
 
@@ -94,6 +96,7 @@ class AiKeys:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self._keys: dict[str, dict[str, str]] = {}
+        self._seen = -1  # the file's mtime when last read
         if path is not None and path.is_file():
             try:
                 self._keys = json.loads(path.read_text(encoding="utf-8"))
@@ -105,13 +108,26 @@ class AiKeys:
         if self.path is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fresh = self.path.with_suffix(".tmp")
+        # Keep the games other server processes sharing the file wrote.
+        with contextlib.suppress(OSError, ValueError):
+            self._keys = {**json.loads(self.path.read_text(encoding="utf-8")), **self._keys}
+        fresh = self.path.with_suffix(f".{os.getpid()}.tmp")
         handle = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             json.dump(self._keys, out)
         fresh.replace(self.path)
 
     def sides(self, game: str) -> Mapping[str, str]:
+        if game not in self._keys and self.path is not None:
+            # Another server process sharing the file may have started this game.
+            try:
+                changed = self.path.stat().st_mtime_ns
+                if changed != self._seen:
+                    self._seen = changed
+                    read = json.loads(self.path.read_text(encoding="utf-8"))
+                    self._keys = {**read, **self._keys}
+            except (OSError, ValueError):
+                pass
         return self._keys.get(game, {})
 
 
@@ -196,7 +212,13 @@ class Table:
                 if text is None:
                     break
                 expected = _expected(folded.rules, folded.state, side, text)
-                applied = self.service.do(game, side, keys[side], shlex.split(text))
+                try:
+                    applied = self.service.do(
+                        game, side, keys[side], shlex.split(text), expect_version=folded.version
+                    )
+                except StaleState:
+                    break  # another server process's AI moved first; it carries on
+
                 moves.append(AiMove(side, text, applied.version, expected))
             self.ai_moves.setdefault(game, []).extend(moves)
             del self.ai_moves[game][:-20]  # the page shows the latest few
