@@ -384,7 +384,7 @@ def _page(
         physical=info["dice"].get("mode") == "physical",
         undoable=info["undoable"] is not None and info["undoable"]["side"] == side,
         scalars=[
-            (k, v)
+            (k, ("yes" if v else "no") if isinstance(v, bool) else v)
             for k, v in state.items()
             if isinstance(v, str | int | bool) and k not in ("map",)
         ],
