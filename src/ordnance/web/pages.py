@@ -30,7 +30,7 @@ from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.scenario import DICE_MODES, scenario_from_mapping
 from ordnance.game.tokens import matches
-from ordnance.web import security, views
+from ordnance.web import clauses, security, views
 from ordnance.web.table import Table
 
 router = APIRouter(include_in_schema=False)
@@ -40,6 +40,7 @@ ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+ENV.filters["clause_anchor"] = clauses.anchor
 # The bundled example scenarios (the repository's examples/ folder, as ``make run`` uses it).
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 DB_POLL = 1.0  # seconds between looks at the database (writes by other processes)
@@ -346,6 +347,7 @@ def _page(
     unit: str | None = None,
     action: str | None = None,
     notice: str | None = None,
+    refused: str | None = None,
     status: int = 200,
 ) -> HTMLResponse:
     table = _table(request)
@@ -380,6 +382,7 @@ def _page(
         rulings=views.recent_rulings(log),
         log=views.log_lines(log),
         notice=notice,
+        refused=refused,
         ai_moves=list(reversed(table.ai_moves.get(game, [])))[:12],
         physical=info["dice"].get("mode") == "physical",
         undoable=info["undoable"] is not None and info["undoable"]["side"] == side,
@@ -437,7 +440,10 @@ async def act(request: Request, game: str, side: str) -> Response:
         return PlainTextResponse(str(error), status_code=403)
     except (IllegalAction, BadInput, OrdnanceError) as error:
         status = 409 if isinstance(error, IllegalAction) else 422
-        return _page(request, game, side, action=action, notice=str(error), status=status)
+        clause = error.clause if isinstance(error, IllegalAction) else None
+        return _page(
+            request, game, side, action=action, notice=str(error), refused=clause, status=status
+        )
     return RedirectResponse(f"/games/{game}/{side}?notice=Done: version {applied.version}", 303)
 
 
@@ -460,6 +466,11 @@ async def undo(request: Request, game: str, side: str) -> Response:
 
 
 # --- verifying a log ---------------------------------------------------------------------------
+
+
+@router.get("/clauses")
+def clauses_page(request: Request) -> HTMLResponse:
+    return render(request, "clauses.html", clauses=clauses.clauses())
 
 
 @router.get("/verify")

@@ -264,10 +264,13 @@ class _Drawing:
             name = self.m.terrain(hex)
             fill = self.chart.hex(name).colour
             label = escape(self.m.label(hex))
-            self.polygon(
-                self.corners(hex),
-                f'id="hex-{label}" class="hex terrain-{css_name(name)}" data-hex="{label}" '
-                f'fill="{fill}" stroke="#8d8d8d" stroke-width="0.7"',
+            # A title per hex: browsers show it on hover and screen readers read it.
+            tip = ", ".join([str(name), *sorted(self.m.markers_in(hex))])
+            coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in self.corners(hex))
+            self.add(
+                f'<polygon points="{coords}" id="hex-{label}" class="hex terrain-{css_name(name)}" '
+                f'data-hex="{label}" fill="{fill}" stroke="#8d8d8d" stroke-width="0.7">'
+                f"<title>{label}: {escape(tip)}</title></polygon>"
             )
             level = self.m.elevation(hex)
             if level > 0:

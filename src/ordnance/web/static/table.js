@@ -109,6 +109,19 @@
     await load(url.toString(), true);
   });
 
+  // The hovered or focused hex's label and terrain, as text: the SVG <title> says the same on hover.
+  function showHex(event) {
+    const target = event.target instanceof Element ? event.target.closest("[data-hex]") : null;
+    const info = document.getElementById("hex-info");
+    if (!target || !info) { return; }
+    const label = target.getAttribute("data-hex");
+    const hex = document.getElementById("hex-" + label);
+    const title = hex ? hex.querySelector("title") : null;
+    info.textContent = "Hex " + (title ? title.textContent : label);
+  }
+  document.addEventListener("mouseover", showHex);
+  document.addEventListener("focusin", showHex);
+
   window.addEventListener("popstate", () => { load(location.href); });
   document.addEventListener("DOMContentLoaded", listen);
 })();

@@ -1,0 +1,68 @@
+"""Write the clause summaries the web table links to, from ../shared/rules/CLAUSES.md.
+
+The inventory lives beside the repository, not in installs, so the summaries (the first sentence
+of each entry, the project's own paraphrase) are generated into package data and committed;
+tests/web/test_clauses.py checks the committed file still matches the inventory.
+
+Usage: python scripts/clause_summaries.py [--check]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CLAUSES_MD = ROOT.parent / "shared" / "rules" / "CLAUSES.md"
+OUT = ROOT / "src" / "ordnance" / "web" / "clauses.json"
+_ROW = re.compile(r"^\| ([A-Z][A-Za-z0-9.\-]+) \| (.+) \|\s*$")
+# A sentence ends at a full stop after a lower-case letter, digit or bracket (not "U.S.").
+_SENTENCE = re.compile(r"(?<=[a-z0-9)\]]\.)\s+(?=[A-Z])")
+
+
+def summaries(text: str) -> list[dict[str, str]]:
+    """Each clause of the inventory: its ID, its section and the first sentence of its entry.
+
+    >>> summaries("## ASL C8 (x.txt)\\n| ID | Requirement |\\n| C8.0 | Keep a record. More. |\\n")
+    [{'id': 'C8.0', 'section': 'ASL C8', 'summary': 'Keep a record.'}]
+    """
+    section = ""
+    found: list[dict[str, str]] = []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = re.sub(r"\s*\([^)]*\.txt\)\s*$", "", line[3:]).strip()
+            continue
+        match = _ROW.match(line)
+        if match is None or match.group(1) == "ID":
+            continue
+        first = _SENTENCE.split(match.group(2).strip(), maxsplit=1)[0]
+        found.append({"id": match.group(1), "section": section, "summary": first})
+    return found
+
+
+def generate(source: Path = CLAUSES_MD) -> str:
+    return json.dumps(summaries(source.read_text(encoding="utf-8")), indent=1) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if not CLAUSES_MD.is_file():
+        print(f"clause_summaries: {CLAUSES_MD} is not present", file=sys.stderr)
+        return 2
+    text = generate()
+    if "--check" in argv:
+        if OUT.read_text(encoding="utf-8") != text:
+            print(
+                f"clause_summaries: {OUT} is stale; run scripts/clause_summaries.py",
+                file=sys.stderr,
+            )
+            return 1
+        return 0
+    OUT.write_text(text, encoding="utf-8")
+    print(f"wrote {len(json.loads(text))} clauses to {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
