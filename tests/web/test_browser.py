@@ -217,8 +217,13 @@ def test_keyboard_alone_reaches_a_unit_and_confirms(browser: Browser, live_serve
     _, links, _ = create(page, server, "vv-hedgerow-ambush", "german")
     page.goto(links["american"])
     act(page, "phase next")
+    corner = page.locator("svg .hex").first
+    corner.hover()  # the hovered hex's label and terrain, also as text
+    label = corner.get_attribute("data-hex")
+    expect(page.locator("#hex-info")).to_contain_text(f"Hex {label}: ")
     unit = page.locator("a.unit", has_text="a1")
     unit.focus()
+    expect(page.locator("#hex-info")).to_contain_text(f"Hex {unit.get_attribute('data-hex')}: ")
     page.keyboard.press("Enter")
     expect(page.locator("legend")).to_contain_text("What a1 may do now")
     radio = page.locator("input[name=action][type=radio]").first
