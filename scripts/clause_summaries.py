@@ -20,6 +20,16 @@ OUT = ROOT / "src" / "ordnance" / "web" / "clauses.json"
 _ROW = re.compile(r"^\| ([A-Z][A-Za-z0-9.\-]+) \| (.+) \|\s*$")
 # A sentence ends at a full stop after a lower-case letter, digit or bracket (not "U.S.").
 _SENTENCE = re.compile(r"(?<=[a-z0-9)\]]\.)\s+(?=[A-Z])")
+# Entries whose first sentence follows a rule text's wording too closely to ship in the package
+# (ten words in a row): shorter summaries in our own words, with the clause ID still the link.
+OWN_WORDS = {
+    "C8.31-target": "HEAT targets: vehicles and Guns, or Infantry and Cavalry that get the TEM of a"
+    " wall, building, rubble or pillbox.",
+    "D13.31": "sD places Dispersed (white) smoke in the AFV's own hex, at its Base Level.",
+    "D13.35": "Smoke grenades of a vehicle with a main armament: who may try (a CT AFV only"
+    " when CE), the dr that succeeds for each kind of vehicle, where the counter goes and when"
+    " it is removed, and no grenades and dispenser both in one MPh.",
+}
 
 
 def summaries(text: str) -> list[dict[str, str]]:
@@ -38,7 +48,8 @@ def summaries(text: str) -> list[dict[str, str]]:
         if match is None or match.group(1) == "ID":
             continue
         first = _SENTENCE.split(match.group(2).strip(), maxsplit=1)[0]
-        found.append({"id": match.group(1), "section": section, "summary": first})
+        summary = OWN_WORDS.get(match.group(1), first)
+        found.append({"id": match.group(1), "section": section, "summary": summary})
     return found
 
 
