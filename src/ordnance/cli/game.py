@@ -24,6 +24,7 @@ from ordnance.cli.groups import game_app
 from ordnance.cli.output import console, emit_json, output_file, ruling_table
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
+from ordnance.game.entry_words import entry_words
 from ordnance.game.errors import LogMismatch
 from ordnance.game.receipts import Receipt, Receipts
 
@@ -438,9 +439,9 @@ def _print_applied(applied: Applied, as_json: bool, rules: object | None = None)
     for event in data["events"]:
         rows.append(("Event", _event_text(event, rules)))
     for extra in applied.entries[1:]:
-        rows.append(("Then", _entry_line(extra)))
+        rows.append(("Then", entry_words(extra)))
     rows.append(("Version", applied.version))
-    title = ruling["command"] if ruling is not None else _entry_line(entry)
+    title = ruling["command"] if ruling is not None else entry_words(entry)
     console.print(ruling_table(title, rows))
     if ruling is not None:
         console.print(Text(str(ruling["explanation"])))
@@ -471,37 +472,6 @@ def _rules_of(service: GameService, game: str) -> object | None:
     return None
 
 
-def _entry_line(entry: Entry) -> str:
-    body = entry.body
-    if entry.type == "command":
-        rolls = "; ".join(f"{r['purpose']}: {_faces(r['faces'])}" for r in body["rolls"])
-        return f"{entry.side}: {body['command']['text']}" + (f" [{rolls}]" if rolls else "")
-    if entry.type == "undo":
-        return f"{entry.side} undoes entry {body['undone']}"
-    if entry.type == "seed":
-        return f"{entry.side} adds a seed to epoch {body['epoch']}"
-    if entry.type == "consent":
-        return f"{entry.side} agrees to reveal the seed of epoch {body['epoch']}"
-    if entry.type == "reveal":
-        return f"server seed of epoch {body['epoch']} revealed: {body['seed']}"
-    if entry.type == "resume":
-        epoch = f"epoch {body['epoch']} begins" if "epoch" in body else "the game moves"
-        return f"{epoch} ({body['reason']}; key {body.get('signer', {}).get('fingerprint')})"
-    if entry.type == "join":
-        return f"{entry.side} joins with key {body['signer']['fingerprint']}"
-    if entry.type == "propose":
-        return (
-            f"{entry.side} proposes '{body['command']['text']}' (it rolls: waiting for the other"
-            " side's entropy)"
-        )
-    if entry.type == "answer":
-        return f"{entry.side} answers proposal {body['proposal']} with fresh entropy"
-    if entry.type == "refused":
-        return f"{entry.side}: '{body['command']['text']}' refused once rolled: {body['reason']}"
-    scenario = body["scenario"]
-    return f"game {body['game']} starts: {scenario['name']} ({scenario['ruleset']})"
-
-
 @game_app.command("log")
 def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     """Every entry of the game's log, in order."""
@@ -519,7 +489,7 @@ def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     table.add_column("entry")
     table.add_column("hash")
     for entry in log:
-        lines = [_entry_line(entry)]
+        lines = [entry_words(entry)]
         lines += [f"  {_event_text(e, rules)}" for e in entry.body.get("events", ())]
         table.add_row(str(entry.seq), Text("\n".join(lines)), entry.hash[:12])
     console.print(table)

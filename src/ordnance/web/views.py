@@ -18,6 +18,7 @@ from typing import Any
 from ordnance.core.errors import IllegalAction, OrdnanceError
 from ordnance.core.maps.svg import render_svg
 from ordnance.game.entries import Entry
+from ordnance.game.entry_words import entry_words
 from ordnance.game.fold import Game
 from ordnance.game.picture import game_picture
 from ordnance.web.charts import die_face, odds_chart, percent
@@ -49,30 +50,8 @@ def stage(state: Mapping[str, Any]) -> str:
     return f"turn {state.get('turn')}{player}, {state.get('phase')}"
 
 
-def entry_line(entry: Entry) -> str:
-    """One log entry in words."""
-    body = entry.body
-    if entry.type == "command":
-        rolls = "; ".join(
-            f"{r['purpose']}: {','.join(str(f) for f in r['faces'])}" for r in body["rolls"]
-        )
-        return f"{entry.side}: {body['command']['text']}" + (f" [{rolls}]" if rolls else "")
-    if entry.type == "undo":
-        return f"{entry.side} undoes entry {body['undone']}"
-    if entry.type == "seed":
-        return f"{entry.side} adds a seed to epoch {body['epoch']}"
-    if entry.type == "consent":
-        return f"{entry.side} agrees to reveal the seed of epoch {body['epoch']}"
-    if entry.type == "reveal":
-        return f"server seed of epoch {body['epoch']} revealed"
-    if entry.type == "resume":
-        return f"epoch {body['epoch']} begins ({body['reason']})"
-    scenario = body["scenario"]
-    return f"game {body['game']} starts: {scenario['name']} ({scenario['ruleset']})"
-
-
 def log_lines(log: Sequence[Entry]) -> list[tuple[int, str]]:
-    return [(entry.seq, entry_line(entry)) for entry in log[-LOG_SHOWN:]][::-1]
+    return [(entry.seq, entry_words(entry)) for entry in log[-LOG_SHOWN:]][::-1]
 
 
 def recent_rulings(log: Sequence[Entry], count: int = 3) -> list[dict[str, Any]]:
