@@ -121,6 +121,14 @@ def test_smoke_flags(cli):
     assert inside["level"] == "targeted"
 
 
+@pytest.mark.clause("C8.6", "C8.52")
+def test_smoke_table_reads_yes_or_no(cli):
+    refused = cli("asl", "smoke", "--ammo", "WP", "--phase", "PFPh", "--own-hex").out
+    allowed = cli("asl", "smoke", "--ammo", "WP", "--phase", "AFPh").out
+    assert "│ no" in refused and "│ yes" in allowed
+    assert "True" not in refused + allowed and "False" not in refused + allowed
+
+
 @pytest.mark.clause("C8.4-noth")
 def test_canister_json_contract(cli):
     result = cli("asl", "canister", "--fp", "12", "--dice", "3,4", "--json")

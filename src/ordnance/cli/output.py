@@ -86,8 +86,21 @@ def ruling_table(title: str, rows: Sequence[tuple[str, object]]) -> Table:
     table.add_column(style="bold")
     table.add_column()
     for label, value in rows:
-        table.add_row(Text(label), Text("-" if value is None else str(value)))
+        table.add_row(Text(label), Text(_cell(value)))
     return table
+
+
+def _cell(value: object) -> str:
+    """A table cell as a player reads it: yes/no for a flag, '-' for nothing.
+
+    >>> [_cell(True), _cell(False), _cell(None), _cell(3)]
+    ['yes', 'no', '-', '3']
+    """
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def emit(
