@@ -21,7 +21,6 @@ from typing import Any
 from ordnance.core.errors import BadInput
 from ordnance.core.extras import MissingExtra
 
-TRIED = ("cairosvg", "rsvg-convert")
 _TIMEOUT = 120
 
 
