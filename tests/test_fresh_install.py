@@ -139,6 +139,7 @@ def test_each_missing_extra_is_one_line_naming_it(fresh, tmp_path):
     assert "pip install 'ordnance[png]'" in png and (tmp_path / "f.svg").is_file()
     pg = one_line(run(fresh, tmp_path, "game", "list", "--db", "postgresql://u@127.0.0.1:1/g"))
     assert "pip install 'ordnance[postgres]'" in pg
+    assert "--port" in ok(run(fresh, tmp_path, "serve", "--help"))  # its help needs no extra
     serve = one_line(run(fresh, tmp_path, "serve", "--db", str(tmp_path / "s.sqlite3")))
     assert serve == (
         "ordnance: ordnance serve needs the 'web' extra (no module 'fastapi'):"
