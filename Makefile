@@ -26,7 +26,7 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	bash scripts/ensure_postgres.sh
-	bash scripts/ensure_svg_converter.sh
+	bash scripts/ensure_cairo.sh
 	bash scripts/ensure_chromium.sh
 	$(BIN)/pytest
 

@@ -193,7 +193,7 @@ def test_render_png_without_a_converter_says_so_in_one_line(cli, tmp_path, monke
     out = tmp_path / "v.svg"
     result = cli("map", "render", "vv-hedgerows", "--out", str(out), "--png")
     assert result.code == 2
-    assert result.err.count("\n") == 1 and "no SVG-to-PNG converter found" in result.err
+    assert result.err.count("\n") == 1 and "pip install 'ordnance[png]'" in result.err
     assert f"wrote {out} only" in result.err and out.is_file()
 
 

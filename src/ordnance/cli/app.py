@@ -180,6 +180,11 @@ def main(argv: list[str] | None = None) -> int:
         _fail("bad input: too large to handle in memory (see 'Limits' in the README)")
         return EXIT_BAD_INPUT
     except Exception as error:
+        missing = _missing_extra(error)
+        if missing is not None:
+            # An optional part imported where no check named it first: still one line.
+            _fail(missing)
+            return EXIT_BAD_INPUT
         if os.environ.get(TRACEBACK_ENV):
             raise
         _fail(
@@ -188,6 +193,18 @@ def main(argv: list[str] | None = None) -> int:
         )
         return EXIT_BUG
     return result if isinstance(result, int) else 0
+
+
+def _missing_extra(error: Exception) -> str | None:
+    """The line for an ImportError of a module an extra brings (see core/extras.py), else None."""
+    if not isinstance(error, ImportError):
+        return None
+    from ordnance.core.extras import PURPOSE, MissingExtra, extra_of  # noqa: PLC0415
+
+    extra = extra_of(error.name)
+    if extra is None:
+        return None
+    return str(MissingExtra(extra, PURPOSE[extra], error.name or extra))
 
 
 def _fail(message: str) -> None:

@@ -78,10 +78,13 @@ def serve_command(
     Limits are per client address and minute (--limit-actions, --limit-games,
     --limit-uploads; 0 switches one off).
     """
-    # Imported here: the web stack costs every other command start-up time.
+    from ordnance.core.errors import BadInput  # noqa: PLC0415
+    from ordnance.core.extras import require  # noqa: PLC0415
+
+    # Imported here: the web stack is the 'web' extra, and costs other commands start-up time.
+    require("web", "ordnance serve")
     import uvicorn  # noqa: PLC0415
 
-    from ordnance.core.errors import BadInput  # noqa: PLC0415
     from ordnance.game.storage import database_url, default_database  # noqa: PLC0415
 
     url = database_url(db)

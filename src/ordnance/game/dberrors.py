@@ -20,6 +20,7 @@ from contextlib import contextmanager
 
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.errors import mask_passwords as mask
+from ordnance.core.extras import MissingExtra, extra_of
 from ordnance.core.limits import DB_TIMEOUT_ENV
 
 # Drivers SQLAlchemy may ask for, and the package that provides each.
@@ -111,11 +112,18 @@ def _driver_reason(error: BaseException) -> str:
 
 
 def _missing_driver(error: ImportError) -> str:
+    """What to install for a driver SQLAlchemy could not import.
+
+    >>> _missing_driver(ModuleNotFoundError("no psycopg", name="psycopg"))
+    "PostgreSQL needs the 'postgres' extra (no module 'psycopg'): pip install 'ordnance[postgres]'"
+    """
     name = (error.name or "").split(".")[0]
+    if extra_of(name) == "postgres":
+        return str(MissingExtra("postgres", "PostgreSQL", name))
     package = _DRIVERS.get(name, name or "its driver")
     return (
-        f"its driver is not installed (no module {name!r}); ordnance ships SQLite and"
-        f" PostgreSQL (psycopg); for this one: pip install {package}"
+        f"its driver is not installed (no module {name!r}); ordnance supports SQLite and"
+        f" PostgreSQL (the 'postgres' extra); for this one: pip install {package}"
     )
 
 

@@ -20,8 +20,6 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-import psycopg
-
 from ordnance.core.errors import OrdnanceError
 from ordnance.game.storage import NOTIFY_CHANNEL
 from ordnance.web.table import Table
@@ -64,6 +62,9 @@ async def resync(table: Table) -> None:
 
 async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None = None) -> None:
     """Follow ``NOTIFY ordnance_games`` forever, reconnecting and resyncing after a fault."""
+    # Imported here: psycopg is the postgres extra, and a table on SQLite never needs it.
+    import psycopg  # noqa: PLC0415
+
     failures = 0
     while True:
         try:

@@ -1,11 +1,11 @@
-"""SVG to PNG through whatever converter the machine has; none is a dependency of ordnance.
+"""SVG to PNG: the ``cairosvg`` package (the ``png`` extra), else ``rsvg-convert`` if present.
 
-Tried in order: ``rsvg-convert`` (librsvg), the ``cairosvg`` Python package, ImageMagick
-(``magick``, or a ``convert`` that says it is ImageMagick), ``inkscape``. With none of them,
-:func:`svg_to_png` raises :class:`NoConverter` with one line saying what to install.
+cairosvg is tried first; it needs the system cairo library (Debian's ``libcairo2``). Without
+it, ``rsvg-convert`` (librsvg) on the PATH does the same job. With neither,
+:func:`svg_to_png` raises :class:`NoConverter`: one line naming the extra to install.
 
->>> NoConverter().problem.startswith("no SVG-to-PNG converter found")
-True
+>>> NoConverter().problem
+"PNG output needs the 'png' extra (no module 'cairosvg'): pip install 'ordnance[png]'"
 """
 
 from __future__ import annotations
@@ -16,24 +16,23 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ordnance.core.errors import BadInput
+from ordnance.core.extras import MissingExtra
 
-TRIED = ("rsvg-convert", "cairosvg", "magick", "convert (ImageMagick)", "inkscape")
 _TIMEOUT = 120
 
 
 class NoConverter(BadInput):
-    """No SVG-to-PNG converter is installed (the SVG itself is still written)."""
+    """No SVG-to-PNG converter is installed (the SVG itself is still written).
 
-    def __init__(self) -> None:
-        super().__init__(
-            "png output",
-            "--png",
-            "no SVG-to-PNG converter found (tried "
-            + ", ".join(TRIED)
-            + "); install one, e.g. 'apt-get install librsvg2-bin' or 'pip install cairosvg'",
-        )
+    ``why`` replaces the usual advice when cairosvg is there but cannot run (no cairo library).
+    """
+
+    def __init__(self, why: str | None = None) -> None:
+        missing = MissingExtra("png", "PNG output", "cairosvg")
+        super().__init__("png output", "--png", why or str(missing))
 
 
 @dataclass(frozen=True)
@@ -46,46 +45,36 @@ class Converter:
 
 def find_converter() -> Converter | None:
     """The first converter available here, or None."""
-    for finder in (_rsvg, _cairosvg, _magick, _convert, _inkscape):
-        converter = finder()
-        if converter is not None:
-            return converter
-    return None
+    return _cairosvg() or _rsvg()
 
 
 def svg_to_png(svg: Path, png: Path) -> str:
     """Write ``png`` from ``svg``; returns the converter's name. Raises :class:`NoConverter`."""
     converter = find_converter()
     if converter is None:
-        raise NoConverter()
+        raise NoConverter(_load_cairosvg()[1])
     converter.run(svg, png)
     if not png.is_file():
         raise BadInput("png output", str(png), f"{converter.name} wrote no file")
     return converter.name
 
 
-def _command(name: str, *args: str) -> Callable[[Path, Path], None]:
-    def run(svg: Path, png: Path) -> None:
-        words = [part.format(svg=svg, png=png) for part in args]
-        done = subprocess.run(
-            [name, *words], capture_output=True, text=True, timeout=_TIMEOUT, check=False
+def _load_cairosvg() -> tuple[Any, str | None]:
+    """The cairosvg module or None, and why an installed one cannot run (no cairo library)."""
+    try:
+        return importlib.import_module("cairosvg"), None
+    except ImportError:
+        return None, None
+    except OSError:  # cairocffi finds no cairo library when imported
+        return None, (
+            "PNG output: cairosvg is installed but the cairo library is not"
+            " (Debian: apt-get install libcairo2)"
         )
-        if done.returncode != 0:
-            first = (done.stderr or done.stdout or "failed").strip().splitlines()
-            raise BadInput("png output", str(png), f"{name}: {first[0] if first else 'failed'}")
-
-    return run
-
-
-def _rsvg() -> Converter | None:
-    path = shutil.which("rsvg-convert")
-    return Converter("rsvg-convert", _command(path, "-o", "{png}", "{svg}")) if path else None
 
 
 def _cairosvg() -> Converter | None:
-    try:
-        module = importlib.import_module("cairosvg")
-    except ImportError:
+    module = _load_cairosvg()[0]
+    if module is None:
         return None
 
     def run(svg: Path, png: Path) -> None:
@@ -94,29 +83,22 @@ def _cairosvg() -> Converter | None:
     return Converter("cairosvg", run)
 
 
-def _magick() -> Converter | None:
-    path = shutil.which("magick")
-    return Converter("magick", _command(path, "{svg}", "{png}")) if path else None
-
-
-def _convert() -> Converter | None:
-    path = shutil.which("convert")
+def _rsvg() -> Converter | None:
+    path = shutil.which("rsvg-convert")
     if not path:
         return None
-    # Other programs are named convert too (a Windows disk tool, stand-ins): ask it first.
-    try:
+
+    def run(svg: Path, png: Path) -> None:
         done = subprocess.run(
-            [path, "-version"], capture_output=True, text=True, timeout=10, check=False
+            [path, "-o", str(png), str(svg)],
+            capture_output=True,
+            text=True,
+            timeout=_TIMEOUT,
+            check=False,
         )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if "ImageMagick" not in done.stdout.split("\n", 1)[0]:
-        return None
-    return Converter("convert", _command(path, "{svg}", "{png}"))
+        if done.returncode != 0:
+            first = (done.stderr or done.stdout or "failed").strip().splitlines()
+            problem = f"rsvg-convert: {first[0] if first else 'failed'}"
+            raise BadInput("png output", str(png), problem)
 
-
-def _inkscape() -> Converter | None:
-    path = shutil.which("inkscape")
-    if not path:
-        return None
-    return Converter("inkscape", _command(path, "{svg}", "--export-filename={png}"))
+    return Converter("rsvg-convert", run)
