@@ -52,8 +52,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
+import numpy.typing as npt
+
 from ordnance.core.hexgrid import Hex, SameRange, Sight, SightLine, SightRule, Terrain
 from ordnance.core.hexgrid.los import iter_steps
+from ordnance.core.maps.fan import _CORNER_PAIRS, SPECIAL, FanTables, fan_sweep
 from ordnance.core.maps.levels import Ends
 from ordnance.core.maps.model import GameMap
 
@@ -193,9 +197,7 @@ class _Compiled:
         self.firer = [self.encode(s) for s in firer] if rule.firer_hex else [0] * len(cells)
         self.target = [self.encode(s) for s in target]
         self.inner_sights = inner
-        self.on_map = [False] * len(cells)
-        for h in self.map_hexes:
-            self.on_map[box.cell(h)] = True
+        self.index = {h: number for number, h in enumerate(self.map_hexes)}
         self._pairs: dict[tuple[int, Offset], list[int]] = {}
 
     def encode(self, sight: Sight) -> int:
@@ -270,13 +272,23 @@ class Visibility:
 
     def visible_from(self, firer: Hex) -> dict[Hex, int]:
         """Every other hex of the map ``firer`` can see, with the hindrance of that line."""
-        seen: dict[Hex, int] = {}
-        for target in self.game_map:
-            if target != firer:
-                value = self.seen(firer, target)
-                if value is not None:
-                    seen[target] = value
-        return seen
+        compiled = self._compiled
+        if compiled is None or firer not in self.game_map or compiled.special[
+            compiled.box.cell(firer)
+        ]:
+            seen: dict[Hex, int] = {}
+            for target in self.game_map:
+                if target != firer:
+                    value = self.judged(firer, target)
+                    if value is not None:
+                        seen[target] = value
+            return seen
+        pairs = self._fan([firer])
+        return {
+            target: value
+            for target in self.game_map
+            if target != firer and (value := pairs[firer, target]) is not None
+        }
 
     def all_pairs(self) -> AllPairs:
         """Every ordered pair of hexes of the map, judged at once."""
@@ -286,8 +298,90 @@ class Visibility:
                 for target in self.game_map:
                     if firer != target:
                         pairs.add(firer, target, self.judged(firer, target))
+            pairs.finish()
             return pairs
-        return _Sweep(self, self._compiled).run()
+        return self._fan(list(self.game_map))
+
+    def _fan(self, firers: list[Hex]) -> AllPairs:
+        """The fan sweep (:mod:`ordnance.core.maps.fan`) from ``firers``; the judge where it
+        must (lines from, to or through a special hex)."""
+        compiled = self._compiled
+        assert compiled is not None
+        tables = _fan_tables(compiled)
+        hexes = compiled.map_hexes
+        special = compiled.special
+        box = compiled.box
+        plain = [h for h in firers if not special[box.cell(h)]]
+        origins = np.array([tables.cell(h.q, h.r) for h in plain], dtype=np.int64)
+        result = fan_sweep(tables, origins)
+        pairs = AllPairs(
+            self.game_map, _grid=result.grid, _index=compiled.index, _rows=frozenset(plain)
+        )
+        for firer_cells, target_cells in result.judge:
+            for fc, tc in zip(firer_cells.tolist(), target_cells.tolist(), strict=True):
+                firer, target = tables.hex(fc), tables.hex(tc)
+                pairs.add(firer, target, self.judged(firer, target))
+        # Lines from or to a special hex: the judge's, every one.
+        special_hexes = [h for h in hexes if special[box.cell(h)]]
+        for firer in firers:
+            targets = hexes if special[box.cell(firer)] else special_hexes
+            for target in targets:
+                if target != firer:
+                    pairs.add(firer, target, self.judged(firer, target))
+        pairs.finish()
+        return pairs
+
+
+def _fan_tables(c: _Compiled) -> FanTables:
+    """The compiled numbers laid on the fan's padded grid (three boxes each way)."""
+    box = c.box
+    width, height = box.width, box.height
+    grid_h, grid_w = 3 * height, 3 * width
+    cap = c.cap
+
+    def padded(values: list[int]) -> npt.NDArray[np.int64]:
+        out = np.full((grid_w, grid_h), cap, dtype=np.int64)
+        out[width : 2 * width, height : 2 * height] = np.array(values, dtype=np.int64).reshape(
+            width, height
+        )
+        return out.ravel()
+
+    special = np.array(c.special, dtype=bool)
+    special_grid = np.zeros((grid_w, grid_h), dtype=bool)
+    special_grid[width : 2 * width, height : 2 * height] = special.reshape(width, height)
+    special_flat = special_grid.ravel()
+    inner = padded(c.inner)
+    inner[special_flat] = SPECIAL
+    tables = [inner, padded(c.target)]
+    for (aq, ar), (bq, br) in _CORNER_PAIRS:
+        vec = (bq - aq, br - ar)
+        pair = padded(c.values(_PAIR, vec))
+        step = vec[0] * grid_h + vec[1]
+        other = np.roll(special_flat, -step)
+        pair[special_flat | other] = SPECIAL
+        tables.append(pair)
+    where = np.full((grid_w, grid_h), -1, dtype=np.int64)
+    index = np.full(box.cells, -1, dtype=np.int64)
+    for number, h in enumerate(c.map_hexes):
+        index[box.cell(h)] = -2 if c.special[box.cell(h)] else number
+    where[width : 2 * width, height : 2 * height] = index.reshape(width, height)
+    xs = [h.q for h in c.map_hexes]
+    ys = [2 * h.r + h.q for h in c.map_hexes]
+    return FanTables(
+        q0=box.q0 - width,
+        r0=box.r0 - height,
+        height=grid_h,
+        tables=np.stack(tables),
+        firer=padded(c.firer),
+        where=where.ravel(),
+        cap=cap,
+        per_range_max=c.per_range_max,
+        target_counts=c.rule.target_hex,
+        x_low=min(xs),
+        x_high=max(xs),
+        y_low=min(ys),
+        y_high=max(ys),
+    )
 
 
 @dataclass
@@ -299,197 +393,41 @@ class AllPairs:
     clear: int = 0
     hindrance: int = 0  # summed over the clear pairs
     _lines: dict[tuple[Hex, Hex], Seen] = field(default_factory=dict, repr=False)
-    _packed: dict[Offset, tuple[int, int, int]] = field(default_factory=dict, repr=False)
-    _read: Callable[[Offset, int, int, int, int], Seen] | None = field(default=None, repr=False)
-    _cell: Callable[[Hex], int] | None = field(default=None, repr=False)
+    _grid: npt.NDArray[np.int16] | None = field(default=None, repr=False)
+    _index: dict[Hex, int] = field(default_factory=dict, repr=False)
+    _rows: frozenset[Hex] = field(default=frozenset(), repr=False)
 
     def add(self, firer: Hex, target: Hex, seen: Seen) -> None:
-        self._lines[firer, target] = seen
-        self.pairs += 1
-        if seen is not None:
-            self.clear += 1
-            self.hindrance += seen
+        """One line's answer: in the grid when its firer's row is swept, else kept apart."""
+        if self._grid is not None and firer in self._rows:
+            self._grid[self._index[firer], self._index[target]] = -1 if seen is None else seen
+        else:
+            self._lines[firer, target] = seen
+
+    def finish(self) -> None:
+        """Count the answers: the swept rows (but each firer's own hex) and the lines apart."""
+        self.pairs = self.clear = self.hindrance = 0
+        for seen in self._lines.values():
+            self.pairs += 1
+            if seen is not None:
+                self.clear += 1
+                self.hindrance += seen
+        if self._grid is None or not self._rows:
+            return
+        rows = np.array(sorted(self._index[h] for h in self._rows), dtype=np.int64)
+        block = self._grid[rows].astype(np.int64)
+        block[np.arange(rows.size), rows] = -1
+        good = block >= 0
+        self.pairs += rows.size * (block.shape[1] - 1)
+        self.clear += int(good.sum())
+        self.hindrance += int(block[good].sum())
 
     def __getitem__(self, pair: tuple[Hex, Hex]) -> Seen:
         """The answer for one ordered pair (firer, target) of the map's hexes."""
-        firer, target = pair
         if pair in self._lines:
             return self._lines[pair]
-        if self._read is None or self._cell is None:
+        firer, target = pair
+        if self._grid is None or firer not in self._index or target not in self._index:
             raise KeyError(pair)
-        d = (target.q - firer.q, target.r - firer.r)
-        low, sums, clear = self._packed[d]
-        return self._read(d, self._cell(firer) - low, low, sums, clear)
-
-
-class _Sweep:
-    """Every displacement's steps laid over every firer at once (see the module docstring)."""
-
-    def __init__(self, visibility: Visibility, compiled: _Compiled) -> None:
-        self.visibility = visibility
-        self.c = compiled
-        # The narrowest lanes that hold the limit twice over below their top bit.
-        bits = self.BITS = next(b for b in (8, 16, 32, 64) if compiled.cap * 2 < 1 << (b - 1))
-        top = bits - 1
-        # Groups laid between two normalisations: every lane stays below the top bit.
-        self.every = min(8, ((1 << top) - 1 - compiled.cap) // compiled.cap)
-        cells = compiled.box.cells
-        self.lane_top = _pack([1 << top] * cells, bits)
-        self.lane_add = _pack([(1 << top) - compiled.cap] * cells, bits)
-        self.lane_cap = _pack([compiled.cap] * cells, bits)
-        plain = [m and not s for m, s in zip(compiled.on_map, compiled.special, strict=True)]
-        self.on_map = _bits(compiled.on_map)
-        self.plain = _bits(plain)
-        self.special = _bits(compiled.special)
-        height = compiled.box.height
-        column = sum(1 << row for row in range(height))
-        repeat = sum(1 << (c * height) for c in range(compiled.box.width))
-        self.rows = {
-            # Firers whose row moved by ``dr`` stays in the column (else it wraps to the next).
-            dr: ((column >> dr) if dr >= 0 else (column & (column << -dr))) * repeat
-            for dr in range(-height, height + 1)
-        }
-        self.firer = _pack(compiled.firer, bits)
-        self.arrays: dict[tuple[int, Offset], int] = {}
-
-    def array(self, kind: int, toward: Offset) -> int:
-        key = (kind, toward)
-        packed = self.arrays.get(key)
-        if packed is None:
-            packed = self.arrays[key] = _pack(self.c.values(kind, toward), self.BITS)
-        return packed
-
-    def run(self) -> AllPairs:
-        c = self.c
-        box = c.box
-        result = AllPairs(self.visibility.game_map)
-        span_q = box.width - 2
-        span_r = box.height - 2
-        for dq in range(-span_q, span_q + 1):
-            for dr in range(-span_r, span_r + 1):
-                if dq or dr:
-                    self.displacement(dq, dr, result)
-        result._read = self.read
-        result._cell = box.cell
-        return result
-
-    def displacement(self, dq: int, dr: int, result: AllPairs) -> None:
-        c, bits = self.c, self.BITS
-        shift = c.box.offset(dq, dr)
-        moved = self.on_map >> shift if shift >= 0 else self.on_map << -shift
-        ends = self.on_map & moved & self.rows[dr]
-        if not ends:
-            return
-        plain_moved = self.plain >> shift if shift >= 0 else self.plain << -shift
-        fast = ends & self.plain & plain_moved
-        for cell in _ones(ends & ~fast):
-            self.judge_one(cell, dq, dr, result)
-        if not fast:
-            return
-        low = (fast & -fast).bit_length() - 1
-        firers = fast >> low
-        width = firers.bit_length()
-        sums = self.firer >> (bits * low)
-        special = 0
-        height = c.box.height
-        has_special = c.has_special
-        every = count = self.every
-        firer_top = _widen(firers, width, bits) & self.lane_top
-        inner = self.array(_INNER, (0, 0))
-        arrays = self.arrays
-        for kind, q, r, tq, tr in _groups(dq, dr, c.per_range_max, c.rule.target_hex):
-            at = low + q * height + r
-            if kind == _INNER:
-                sums += inner >> (bits * at)
-            else:
-                packed = arrays.get((kind, (tq, tr)))
-                if packed is None:
-                    packed = self.array(kind, (tq, tr))
-                sums += packed >> (bits * at)
-            if has_special:
-                special |= self.special >> at
-                if kind >= _PAIR:
-                    special |= self.special >> (at + tq * height + tr)
-            count -= 1
-            if not count:
-                count = every
-                sums, over = self.normalise(sums, low)
-                if over & firer_top == firer_top:
-                    break  # every line is blocked: the rest changes nothing
-        sums, over = self.normalise(sums, low)
-        sums &= (1 << (bits * width)) - 1
-        clear_top = firer_top & ~over
-        if special:
-            # Lines that met a hex the judge must see (before or after a block): the judge's.
-            for lane in _ones(special & firers):
-                clear_top &= ~(1 << (bits * lane + bits - 1))
-                self.judge_one(low + lane, dq, dr, result)
-            firers &= ~special
-        result.pairs += firers.bit_count()
-        result.clear += clear_top.bit_count()
-        result.hindrance += _lane_total(sums & _widen_top(clear_top, bits), bits)
-        result._packed[dq, dr] = (low, sums, clear_top)
-
-    def normalise(self, sums: int, low: int) -> tuple[int, int]:
-        """Lanes at or over the limit set to the limit; also which lanes those are (top bits)."""
-        bits = self.BITS
-        over = (sums + (self.lane_add >> (bits * low))) & (self.lane_top >> (bits * low))
-        full = (over - (over >> (bits - 1))) | over
-        return (sums & ~full) | ((self.lane_cap >> (bits * low)) & full), over
-
-    def judge_one(self, cell: int, dq: int, dr: int, result: AllPairs) -> None:
-        box = self.c.box
-        firer = Hex(box.q0 + cell // box.height, box.r0 + cell % box.height)
-        target = Hex(firer.q + dq, firer.r + dr)
-        result.add(firer, target, self.visibility.judged(firer, target))
-
-    def read(self, d: Offset, lane: int, low: int, sums: int, clear: int) -> Seen:
-        bits = self.BITS
-        if lane < 0 or not clear >> (bits * lane + bits - 1) & 1:
-            return None
-        return sums >> (bits * lane) & ((1 << bits) - 1)
-
-
-def _pack(values: list[int], bits: int) -> int:
-    width = bits // 8
-    return int.from_bytes(b"".join(v.to_bytes(width, "little") for v in values), "little")
-
-
-def _bits(flags: list[bool]) -> int:
-    return int("".join("1" if f else "0" for f in reversed(flags)) or "0", 2)
-
-
-def _ones(value: int) -> Iterator[int]:
-    while value:
-        low = value & -value
-        yield low.bit_length() - 1
-        value ^= low
-
-
-@functools.cache
-def _widening(bits: int) -> list[bytes]:
-    """For each byte of flags, its eight lanes of ``bits`` ones or zeros."""
-    lane = bits // 8
-    return [
-        b"".join((b"\xff" if byte >> bit & 1 else b"\x00") * lane for bit in range(8))
-        for byte in range(256)
-    ]
-
-
-def _widen(flags: int, width: int, bits: int) -> int:
-    """Each flag bit widened to a whole lane of ones."""
-    raw = flags.to_bytes((width + 7) // 8, "little")
-    return int.from_bytes(b"".join(map(_widening(bits).__getitem__, raw)), "little")
-
-
-def _widen_top(tops: int, bits: int) -> int:
-    """Lanes whose top bit is set, widened to whole lanes of ones."""
-    return (tops - (tops >> (bits - 1))) | tops
-
-
-def _lane_total(lanes: int, bits: int) -> int:
-    data = lanes.to_bytes((lanes.bit_length() + bits - 1) // bits * (bits // 8), "little")
-    width = bits // 8
-    if width == 1:
-        return sum(data)
-    return sum(int.from_bytes(data[i : i + width], "little") for i in range(0, len(data), width))
+        value = int(self._grid[self._index[firer], self._index[target]])
+        return None if value < 0 else value
