@@ -44,12 +44,14 @@ SPECIAL = -1
 
 @dataclass
 class FanTables:
-    """The map, laid on a padded grid of cells (column-major, ``height`` cells a column).
+    """The map, laid on a grid of cells (column-major, ``height`` cells a column) wide enough
+    that a firer's cell plus any node's offset stays on it.
 
     ``tables[0]`` holds each cell's number as a hex a line passes through, ``tables[1]`` as the
-    target's hex, ``tables[2 + k]`` a pair along the hexside toward corner ``k``'s pair offset
-    (the cell holding the pair's first hex). Cells off the box hold ``cap``. ``where`` is each
-    cell's index among the map's hexes, -1 off the map, -2 for a special hex of the map.
+    target's hex, ``tables[2 + k]`` as the first hex of the pair along the hexside toward
+    corner ``k`` (:data:`CORNER_PAIRS`). A number is the hindrance, or ``cap`` when the cell
+    blocks (or no line of the map can meet it), or :data:`SPECIAL`. ``where`` is each cell's
+    index among the map's hexes, -1 off the map, -2 for a special hex of the map.
     """
 
     q0: int  # the q of cell column 0
@@ -61,21 +63,20 @@ class FanTables:
     cap: int
     per_range_max: bool
     target_counts: bool
-    # The map's extent: q and 2r + q (twice the row, counted downward) of its hexes.
-    x_low: int
-    x_high: int
-    y_low: int
-    y_high: int
+    has_special: bool
+    # The map's extent: of q, and of 2r + q (twice the row, counted downward).
+    x_span: int
+    y_span: int
 
-    def cell(self, q: int, r: int) -> int:
-        return (q - self.q0) * self.height + (r - self.r0)
+    def cell(self, hex: Hex) -> int:
+        return (hex.q - self.q0) * self.height + (hex.r - self.r0)
 
     def hex(self, cell: int) -> Hex:
         return Hex(self.q0 + cell // self.height, self.r0 + cell % self.height)
 
 
 # For corner k: the offsets of the pair's two hexes from the centre before it.
-_CORNER_PAIRS = tuple(
+CORNER_PAIRS = tuple(
     (step_offsets(c.vector.q, c.vector.r)[1][0], step_offsets(c.vector.q, c.vector.r)[1][1])
     for c in Corner
 )
@@ -109,8 +110,7 @@ class _Walk:
 
 
 def _start(t: FanTables) -> _Walk:
-    span_x = t.x_high - t.x_low
-    span_y = t.y_high - t.y_low
+    span_x, span_y = t.x_span, t.y_span
     dq, y = np.meshgrid(
         np.arange(-span_x, span_x + 1, dtype=np.int64),
         np.arange(-span_y - span_x, span_y + span_x + 1, dtype=np.int64),
@@ -178,7 +178,7 @@ def _advance(w: _Walk, k: int) -> tuple[IntArray, IntArray, IntArray]:
         units = np.array(_CORNER_UNITS, dtype=np.int64)[corner]
         centre = k // 2
         if k % 2:
-            pairs = np.array([p[0] for p in _CORNER_PAIRS], dtype=np.int64)[corner]
+            pairs = np.array([p[0] for p in CORNER_PAIRS], dtype=np.int64)[corner]
             q[c] = units[:, 0] * centre + pairs[:, 0]
             r[c] = units[:, 1] * centre + pairs[:, 1]
             tid[c] = 2 + corner
@@ -190,17 +190,23 @@ def _advance(w: _Walk, k: int) -> tuple[IntArray, IntArray, IntArray]:
 
 @dataclass
 class FanResult:
-    """Per firer (map index) and target (map index): -1 blocked, else the hindrance; and the
-    (firer cell, target cell) lines left for the judge."""
+    """What the fan decided: its clear lines' count and hindrance; and the lines it leaves to
+    the judge, as (firer's row, target's cell) arrays."""
 
-    grid: npt.NDArray[np.int16]
+    clear: int
+    hindrance: int
     judge: list[tuple[IntArray, IntArray]]
 
 
-def fan_sweep(t: FanTables, origins: IntArray) -> FanResult:
-    """Every line from each cell of ``origins`` (non-special map hexes) to every map hex."""
-    n_map = int((t.where != -1).sum())
-    grid = np.full((n_map, n_map), -1, dtype=np.int16)
+def fan_sweep(
+    t: FanTables, origins: IntArray, rows: IntArray, grid: npt.NDArray[np.int16]
+) -> FanResult:
+    """Every line from each cell of ``origins`` (non-special map hexes) to every map hex.
+
+    A clear line's hindrance plus one goes to ``grid[row, target]`` (``rows`` has each
+    origin's row); a blocked line leaves its 0.
+    """
+    clear = hindrance = 0
     judged: list[tuple[IntArray, IntArray]] = []
     where = t.where
     flat = t.tables.ravel()
@@ -208,51 +214,44 @@ def fan_sweep(t: FanTables, origins: IntArray) -> FanResult:
     target_base = cells
     height = t.height
     cap = t.cap
+    per_range_max, has_special = t.per_range_max, t.has_special
+    row_of = np.zeros(cells, dtype=np.int64)
+    row_of[origins] = rows
 
     walk = _start(t)
-    # Each (firer, node) with its line still open: the firer's cell, its x and y, the node,
-    # the running value as completed ranges plus the current range's, and whether it met a
-    # special hex.
+    # Each (firer, node) with its line still open: the firer's cell, the node, the running
+    # value as the completed ranges' plus the current range's, and whether it met a special hex.
     fo = origins.astype(np.int64)
-    fx = fo // height + t.q0
-    fy = 2 * (fo % height + t.r0) + fx
-    fp = np.zeros(fo.shape, dtype=np.int64)
     comp = np.zeros(fo.shape, dtype=np.int64)
     cur = t.firer[fo].astype(np.int64)
+    alive = np.flatnonzero(cur < cap)
+    fo, comp, cur = fo[alive], comp[alive], cur[alive]
+    fp = np.zeros(fo.shape, dtype=np.int64)
     spec = np.zeros(fo.shape, dtype=bool)
     prev_range = np.zeros(1, dtype=np.int64)
-    alive = comp + cur < cap
-    fo, fx, fy, fp, comp, cur, spec = (a[alive] for a in (fo, fx, fy, fp, comp, cur, spec))
-    row_of = where[fo]
     k = 0
     span = np.int64(4 * (cells + 1))
     while fo.size and walk.dq.size:
         k += 1
         q, r, tid = _advance(walk, k)
         is_end = (tid == 0) & (q == walk.dq) & (r == walk.dr)
-        code = (tid * span + (q * height + r + 2 * cells)).astype(np.int64)
-        key = walk.node * (9 * span) + code
+        key = walk.node * (9 * span) + (tid * span + (q * height + r + 2 * cells))
         order = np.argsort(key, kind="stable")
         key = key[order]
         walk = walk.take(order)
-        walk.q, walk.r = q[order], r[order]
-        is_end = is_end[order]
-        ydisp = 2 * walk.dr + walk.dq
+        walk.q, walk.r, tid, is_end = q[order], r[order], tid[order], is_end[order]
         new = np.empty(key.shape, dtype=bool)
         new[:1] = True
         np.not_equal(key[1:], key[:-1], out=new[1:])
         starts = np.flatnonzero(new)
         node_of = np.cumsum(new) - 1
+        # The nodes of this step: parent, step, range, whether a line ends there.
         parent = walk.node[starts]
-        n_q, n_r, n_tid = walk.q[starts], walk.r[starts], tid[order][starts]
+        n_q, n_r = walk.q[starts], walk.r[starts]
         n_range = _hex_range(n_q, n_r)
-        lo_x = np.minimum.reduceat(walk.dq, starts)
-        hi_x = np.maximum.reduceat(walk.dq, starts)
-        lo_y = np.minimum.reduceat(ydisp, starts)
-        hi_y = np.maximum.reduceat(ydisp, starts)
         n_end = np.logical_or.reduceat(is_end, starts)
         n_off = n_q * height + n_r
-        n_base = n_tid * cells + n_off
+        n_base = tid[starts] * cells + n_off
         # Children of each node of the previous step: contiguous, as keys sort by parent.
         child_start = np.searchsorted(parent, np.arange(prev_range.size + 1))
         first = child_start[fp]
@@ -263,57 +262,48 @@ def fan_sweep(t: FanTables, origins: IntArray) -> FanResult:
         rep = np.repeat(np.arange(fp.size), count)
         child = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
         o = fo[rep]
-        c_comp, c_cur, c_spec = comp[rep], cur[rep], spec[rep]
-        same = (n_range[child] == prev_range[fp[rep]]) if t.per_range_max else None
+        c_comp, c_cur = comp[rep], cur[rep]
+        same = (n_range == prev_range[parent])[child] if per_range_max else None
         # Targets: the lines ending at these nodes.
         ends = np.flatnonzero(n_end[child])
         if ends.size:
-            e_child = child[ends]
-            e_cell = o[ends] + n_off[e_child]
+            e_cell = o[ends] + n_off[child[ends]]
             e_where = where[e_cell]
             on_map = e_where >= 0
             ends, e_cell, e_where = ends[on_map], e_cell[on_map], e_where[on_map]
-            e_child = child[ends]
-            if t.target_counts:
-                vt = flat[target_base + e_cell]
-            else:
-                vt = np.zeros(ends.shape, dtype=np.int64)
+            vt = flat[target_base + e_cell] if t.target_counts else 0
             ec, eu = c_comp[ends], c_cur[ends]
             if same is not None:
-                s = same[ends]
-                value = np.where(s, ec + np.maximum(eu, vt), ec + eu + vt)
+                value = np.where(same[ends], ec + np.maximum(eu, vt), ec + eu + vt)
             else:
                 value = ec + eu + vt
-            by_judge = c_spec[ends]
-            rows = row_of[rep[ends]]
-            fine = ~by_judge
-            grid[rows[fine], e_where[fine]] = np.where(value[fine] < cap, value[fine], -1)
-            if by_judge.any():
-                judged.append((o[ends][by_judge], e_cell[by_judge]))
+            e_rows = row_of[o[ends]]
+            fine = value < cap
+            if has_special:
+                by_judge = spec[rep[ends]]
+                if by_judge.any():
+                    judged.append((e_rows[by_judge], e_cell[by_judge]))
+                fine &= ~by_judge
+            good = value[fine]
+            grid[e_rows[fine], e_where[fine]] = good + 1
+            clear += good.size
+            hindrance += int(good.sum())
         # The lines going on through these nodes.
         v = flat[n_base[child] + o]
-        hit = v == SPECIAL
-        v = np.where(hit, 0, v)
-        c_spec = c_spec | hit
+        if has_special:
+            hit = v == SPECIAL
+            v[hit] = 0
+            c_spec = spec[rep] | hit
         if same is not None:
             comp_new = np.where(same, c_comp, c_comp + c_cur)
             cur_new = np.where(same, np.maximum(c_cur, v), v)
         else:
             comp_new, cur_new = c_comp + c_cur, v
-        ox, oy = fx[rep], fy[rep]
-        keep = (
-            (comp_new + cur_new < cap)
-            & (ox + lo_x[child] <= t.x_high)
-            & (ox + hi_x[child] >= t.x_low)
-            & (oy + lo_y[child] <= t.y_high)
-            & (oy + hi_y[child] >= t.y_low)
-        )
-        keep_idx = np.flatnonzero(keep)
-        src = rep[keep_idx]
-        fo, fx, fy = fo[src], fx[src], fy[src]
-        row_of = row_of[src]
-        fp = child[keep_idx]
-        comp, cur, spec = comp_new[keep_idx], cur_new[keep_idx], c_spec[keep_idx]
+        keep = np.flatnonzero(comp_new + cur_new < cap)
+        fo, fp = o[keep], child[keep]
+        comp, cur = comp_new[keep], cur_new[keep]
+        if has_special:
+            spec = c_spec[keep]
         prev_range = n_range
         # Walk on only the displacements some open line still leads to.
         open_nodes = np.zeros(starts.size, dtype=bool)
@@ -321,4 +311,4 @@ def fan_sweep(t: FanTables, origins: IntArray) -> FanResult:
         go_on = open_nodes[node_of] & ~is_end
         walk = walk.take(go_on)
         walk.node = node_of[go_on]
-    return FanResult(grid, judged)
+    return FanResult(clear, hindrance, judged)

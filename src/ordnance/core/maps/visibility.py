@@ -49,7 +49,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -57,7 +57,7 @@ import numpy.typing as npt
 
 from ordnance.core.hexgrid import Hex, SameRange, Sight, SightLine, SightRule, Terrain
 from ordnance.core.hexgrid.los import iter_steps
-from ordnance.core.maps.fan import _CORNER_PAIRS, SPECIAL, FanTables, fan_sweep
+from ordnance.core.maps.fan import CORNER_PAIRS, SPECIAL, FanTables, fan_sweep
 from ordnance.core.maps.levels import Ends
 from ordnance.core.maps.model import GameMap
 
@@ -69,6 +69,7 @@ __all__ = ["AllPairs", "Seen", "SweepRule", "Visibility"]
 # What one line comes to: None when blocked, else the hindrance total.
 Seen = int | None
 Offset = tuple[int, int]
+IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class SweepRule:
 
 # A place far off any map: the other end of the made-up lines a hex is asked about.
 _FAR, _FARTHER = Hex(1 << 20, 0), Hex(1 << 21, 0)
+_INNER_LINE = SightLine(_FAR, _FARTHER)
 
 # The kinds of step groups a line is made of (see _plan).
 _INNER, _TARGET, _PAIR, _TWO, _TWO_TO_TARGET = range(5)
@@ -139,9 +141,12 @@ def _plan(dq: int, dr: int, per_range_max: bool, target_counts: bool) -> tuple[G
 class _Box:
     """The map's hexes numbered column by column in a box one hex larger all round.
 
-    A line between two hexes of the map can pass through half hexes just off it (along its
-    zigzag edge), never farther: rounding a point of the line to a hex moves each coordinate by
-    at most one. Moving every hex by one displacement is then adding one constant to its cell.
+    A line between two hexes of the map meets only hexes of its *ring*: hexes whose ``q``
+    lies within the map's and whose ``2r + q`` (twice the row) lies within one of the map's.
+    The centres of the map's hexes lie in a rectangle of the plane, so does any line between
+    two of them, and a hex met by the line holds a point of it: its centre is at most two
+    thirds of a column across and half a hex up or down from that point. The ring lies inside
+    the box; moving every hex by one displacement is adding one constant to its cell.
     """
 
     def __init__(self, hexes: list[Hex]) -> None:
@@ -150,21 +155,43 @@ class _Box:
         self.height = max(h.r for h in hexes) + 2 - self.r0
         self.width = max(h.q for h in hexes) + 2 - self.q0
         self.cells = self.width * self.height
+        ys = [2 * h.r + h.q for h in hexes]
+        self.x_low, self.x_high = self.q0 + 1, self.q0 + self.width - 2
+        self.y_low, self.y_high = min(ys), max(ys)
+        q = np.repeat(np.arange(self.width), self.height) + self.q0
+        r = np.tile(np.arange(self.height), self.width) + self.r0
+        y = 2 * r + q
+        self.ring = (
+            (q >= self.x_low) & (q <= self.x_high) & (y >= self.y_low - 1) & (y <= self.y_high + 1)
+        )
 
     def cell(self, hex: Hex) -> int:
         return (hex.q - self.q0) * self.height + (hex.r - self.r0)
 
-    def hexes(self) -> Iterator[Hex]:
-        for column in range(self.width):
-            for row in range(self.height):
-                yield Hex(self.q0 + column, self.r0 + row)
+    def hex(self, cell: int) -> Hex:
+        return Hex(self.q0 + cell // self.height, self.r0 + cell % self.height)
 
     def offset(self, q: int, r: int) -> int:
         return q * self.height + r
 
+    def shifted(self, values: IntArray, toward: Offset, fill: int) -> IntArray:
+        """Each cell's value at the cell ``toward`` from it (``fill`` off the box)."""
+        grid = values.reshape(self.width, self.height)
+        out = np.full_like(grid, fill)
+        dq, dr = toward
+        w, h = self.width, self.height
+        out[max(0, -dq) : min(w, w - dq), max(0, -dr) : min(h, h - dr)] = grid[
+            max(0, dq) : min(w, w + dq), max(0, dr) : min(h, h + dr)
+        ]
+        return out.ravel()
+
 
 class _Compiled:
-    """A map read once through a game's terrain: one number per hex and role (see module)."""
+    """A map read once through a game's terrain: one number per hex and role (see module).
+
+    Only the ring's hexes are asked as hexes passed through, only the map's as firer and
+    target; every other cell reads as blocking (no line of the map meets it).
+    """
 
     def __init__(self, game_map: GameMap, sweep: SweepRule) -> None:
         self.map_hexes = list(game_map)
@@ -174,36 +201,51 @@ class _Compiled:
         rule = self.rule = sweep.rule
         self.per_range_max = rule.same_range is SameRange.MAX
         terrain = sweep.terrain(game_map, Ends(self.level, self.level))
-        cells = list(box.hexes())
-        inner = [terrain.hex_sight(h, SightLine(_FAR, _FARTHER)) for h in cells]
-        firer = [terrain.hex_sight(h, SightLine(h, _FAR)) for h in cells]
-        target = [terrain.hex_sight(h, SightLine(_FAR, h)) for h in cells]
+        ring = [int(c) for c in np.flatnonzero(box.ring)]
+        on_map = [box.cell(h) for h in self.map_hexes]
+        self.map_cells = np.array(on_map, dtype=np.int64)
+        ids: dict[Sight, int] = {}
+        inner_id = np.full(box.cells, -1, dtype=np.int64)
+        for c in ring:
+            inner_id[c] = ids.setdefault(terrain.hex_sight(box.hex(c), _INNER_LINE), len(ids))
+        sights = list(ids)
+        firer = [terrain.hex_sight(h, SightLine(h, _FAR)) for h in self.map_hexes]
+        target = [terrain.hex_sight(h, SightLine(_FAR, h)) for h in self.map_hexes]
         # Hexes a line must be judged by the judge itself through: another level, or beside a
         # hexside with a feature.
-        special = [game_map.elevation(h) != self.level for h in cells]
+        special = np.zeros(box.cells, dtype=bool)
+        for c in ring:
+            special[c] = game_map.elevation(box.hex(c)) != self.level
         for side in game_map.hexsides:
             for h in side.hexes:
                 if 0 <= h.q - box.q0 < box.width and 0 <= h.r - box.r0 < box.height:
                     special[box.cell(h)] = True
-        self.special = special
-        self.has_special = any(special)
+        self.special_cells = special
+        self.special = special.tolist()
+        self.has_special = bool(special.any())
         limit = sweep.limit()
         if limit is None:
             # No limit: blocking must still read as more than any clear line can add up to.
-            most = max((s.hindrance for s in (*inner, *firer, *target)), default=0)
+            most = max((s.hindrance for s in (*sights, *firer, *target)), default=0)
             limit = 1 + most * (2 * (box.width + box.height) + 2)
-        self.cap = limit
-        self.inner = [self.encode(s) for s in inner]
-        self.firer = [self.encode(s) for s in firer] if rule.firer_hex else [0] * len(cells)
-        self.target = [self.encode(s) for s in target]
-        self.inner_sights = inner
+        self.cap = cap = limit
+        coded = np.array([self.encode(s) for s in sights] + [cap], dtype=np.int64)
+        self.inner_sights = sights
+        self.inner_id = inner_id  # -1 (off the ring) reads the last code: blocking
+        self.inner = coded[inner_id]
+        self.firer = np.zeros(box.cells, dtype=np.int64)
+        if rule.firer_hex:
+            self.firer[self.map_cells] = [self.encode(s) for s in firer]
+        self.target = np.full(box.cells, cap, dtype=np.int64)
+        self.target[self.map_cells] = [self.encode(s) for s in target]
         self.index = {h: number for number, h in enumerate(self.map_hexes)}
-        self._pairs: dict[tuple[int, Offset], list[int]] = {}
+        self._pairs: dict[tuple[int, Offset], IntArray] = {}
+        self._lists: dict[tuple[int, Offset], list[int]] = {}
 
     def encode(self, sight: Sight) -> int:
         return self.cap if sight.blocks else min(sight.hindrance, self.cap)
 
-    def values(self, kind: int, toward: Offset) -> list[int]:
+    def pair_values(self, kind: int, toward: Offset) -> IntArray:
         """The number of each cell's group of ``kind`` (the group's first hex in that cell)."""
         if kind == _INNER:
             return self.inner
@@ -212,22 +254,28 @@ class _Compiled:
         key = (kind, toward)
         made = self._pairs.get(key)
         if made is None:
-            step = self.box.offset(*toward)
-            cells = self.box.cells
-            made = []
-            for c in range(cells):
-                d = c + step
-                if not 0 <= d < cells:
-                    made.append(0)  # off the box: no line of the map has this group here
-                elif kind == _PAIR:
-                    made.append(
-                        self.encode(self.rule.pair(self.inner_sights[c], self.inner_sights[d]))
-                    )
-                elif kind == _TWO:
-                    made.append(max(self.inner[c], self.inner[d]))
-                else:
-                    made.append(max(self.inner[c], self.target[d]))
+            cap, box = self.cap, self.box
+            if kind == _PAIR:
+                n = len(self.inner_sights)
+                table = np.full((n + 1, n + 1), cap, dtype=np.int64)
+                for i, a in enumerate(self.inner_sights):
+                    for j, b in enumerate(self.inner_sights):
+                        table[i, j] = self.encode(self.rule.pair(a, b))
+                other = box.shifted(self.inner_id, toward, -1)
+                made = table[self.inner_id, other]
+            elif kind == _TWO:
+                made = np.maximum(self.inner, box.shifted(self.inner, toward, cap))
+            else:
+                made = np.maximum(self.inner, box.shifted(self.target, toward, cap))
             self._pairs[key] = made
+        return made
+
+    def values(self, kind: int, toward: Offset) -> list[int]:
+        """:meth:`pair_values` as a list, for lines judged one at a time."""
+        key = (kind, toward)
+        made = self._lists.get(key)
+        if made is None:
+            made = self._lists[key] = self.pair_values(kind, toward).tolist()
         return made
 
     def plan(self, dq: int, dr: int) -> tuple[Group, ...]:
@@ -272,18 +320,13 @@ class Visibility:
 
     def visible_from(self, firer: Hex) -> dict[Hex, int]:
         """Every other hex of the map ``firer`` can see, with the hindrance of that line."""
-        compiled = self._compiled
-        if compiled is None or firer not in self.game_map or compiled.special[
-            compiled.box.cell(firer)
-        ]:
-            seen: dict[Hex, int] = {}
-            for target in self.game_map:
-                if target != firer:
-                    value = self.judged(firer, target)
-                    if value is not None:
-                        seen[target] = value
-            return seen
-        pairs = self._fan([firer])
+        if firer not in self.game_map:
+            return {
+                target: value
+                for target in self.game_map
+                if target != firer and (value := self.judged(firer, target)) is not None
+            }
+        pairs = self._sweep([firer])
         return {
             target: value
             for target in self.game_map
@@ -292,142 +335,116 @@ class Visibility:
 
     def all_pairs(self) -> AllPairs:
         """Every ordered pair of hexes of the map, judged at once."""
-        if self._compiled is None:
-            pairs = AllPairs(self.game_map)
-            for firer in self.game_map:
-                for target in self.game_map:
-                    if firer != target:
-                        pairs.add(firer, target, self.judged(firer, target))
-            pairs.finish()
-            return pairs
-        return self._fan(list(self.game_map))
+        return self._sweep(list(self.game_map))
 
-    def _fan(self, firers: list[Hex]) -> AllPairs:
-        """The fan sweep (:mod:`ordnance.core.maps.fan`) from ``firers``; the judge where it
-        must (lines from, to or through a special hex)."""
+    def _sweep(self, firers: list[Hex]) -> AllPairs:
+        """Every line from ``firers`` (hexes of the map) to every other hex of the map: by the
+        fan (:mod:`ordnance.core.maps.fan`), and by the judge for lines from, to or through a
+        special hex (or all of them, for a game without a :class:`SweepRule`)."""
+        hexes = list(self.game_map)
+        index = {h: number for number, h in enumerate(hexes)}
+        pairs = AllPairs(self.game_map, firers, index)
         compiled = self._compiled
-        assert compiled is not None
+        if compiled is None:
+            for row, firer in enumerate(firers):
+                for target in hexes:
+                    if target != firer:
+                        pairs.add(row, firer, target, self.judged(firer, target))
+            return pairs
+        special, box = compiled.special, compiled.box
+        plain = [row for row, h in enumerate(firers) if not special[box.cell(h)]]
         tables = _fan_tables(compiled)
-        hexes = compiled.map_hexes
-        special = compiled.special
-        box = compiled.box
-        plain = [h for h in firers if not special[box.cell(h)]]
-        origins = np.array([tables.cell(h.q, h.r) for h in plain], dtype=np.int64)
-        result = fan_sweep(tables, origins)
-        pairs = AllPairs(
-            self.game_map, _grid=result.grid, _index=compiled.index, _rows=frozenset(plain)
-        )
-        for firer_cells, target_cells in result.judge:
-            for fc, tc in zip(firer_cells.tolist(), target_cells.tolist(), strict=True):
-                firer, target = tables.hex(fc), tables.hex(tc)
-                pairs.add(firer, target, self.judged(firer, target))
+        origins = np.array([tables.cell(firers[row]) for row in plain], dtype=np.int64)
+        result = fan_sweep(tables, origins, np.array(plain, dtype=np.int64), pairs.grid)
+        pairs.clear += result.clear
+        pairs.hindrance += result.hindrance
+        for rows, target_cells in result.judge:
+            for row, cell in zip(rows.tolist(), target_cells.tolist(), strict=True):
+                firer, target = firers[row], tables.hex(cell)
+                pairs.add(row, firer, target, self.judged(firer, target))
         # Lines from or to a special hex: the judge's, every one.
         special_hexes = [h for h in hexes if special[box.cell(h)]]
-        for firer in firers:
+        for row, firer in enumerate(firers):
             targets = hexes if special[box.cell(firer)] else special_hexes
             for target in targets:
                 if target != firer:
-                    pairs.add(firer, target, self.judged(firer, target))
-        pairs.finish()
+                    pairs.add(row, firer, target, self.judged(firer, target))
         return pairs
 
 
 def _fan_tables(c: _Compiled) -> FanTables:
-    """The compiled numbers laid on the fan's padded grid (three boxes each way)."""
+    """The compiled numbers laid on the fan's grid: the box with two more boxes each way
+    (every cell a line from the box can reach, by any displacement within the box)."""
     box = c.box
     width, height = box.width, box.height
     grid_h, grid_w = 3 * height, 3 * width
     cap = c.cap
 
-    def padded(values: list[int]) -> npt.NDArray[np.int64]:
-        out = np.full((grid_w, grid_h), cap, dtype=np.int64)
-        out[width : 2 * width, height : 2 * height] = np.array(values, dtype=np.int64).reshape(
-            width, height
-        )
+    def padded(values: IntArray, fill: int = cap) -> IntArray:
+        out = np.full((grid_w, grid_h), fill, dtype=np.int64)
+        out[width : 2 * width, height : 2 * height] = values.reshape(width, height)
         return out.ravel()
 
-    special = np.array(c.special, dtype=bool)
-    special_grid = np.zeros((grid_w, grid_h), dtype=bool)
-    special_grid[width : 2 * width, height : 2 * height] = special.reshape(width, height)
-    special_flat = special_grid.ravel()
-    inner = padded(c.inner)
-    inner[special_flat] = SPECIAL
-    tables = [inner, padded(c.target)]
-    for (aq, ar), (bq, br) in _CORNER_PAIRS:
-        vec = (bq - aq, br - ar)
-        pair = padded(c.values(_PAIR, vec))
-        step = vec[0] * grid_h + vec[1]
-        other = np.roll(special_flat, -step)
-        pair[special_flat | other] = SPECIAL
-        tables.append(pair)
-    where = np.full((grid_w, grid_h), -1, dtype=np.int64)
-    index = np.full(box.cells, -1, dtype=np.int64)
-    for number, h in enumerate(c.map_hexes):
-        index[box.cell(h)] = -2 if c.special[box.cell(h)] else number
-    where[width : 2 * width, height : 2 * height] = index.reshape(width, height)
-    xs = [h.q for h in c.map_hexes]
-    ys = [2 * h.r + h.q for h in c.map_hexes]
+    special = c.special_cells
+    inner = c.inner.copy()
+    inner[special] = SPECIAL
+    tables = [padded(inner), padded(c.target)]
+    for (aq, ar), (bq, br) in CORNER_PAIRS:
+        toward = (bq - aq, br - ar)
+        pair = c.pair_values(_PAIR, toward).copy()
+        pair[special | box.shifted(special.astype(np.int64), toward, 0).astype(bool)] = SPECIAL
+        tables.append(padded(pair))
+    where = np.full(box.cells, -1, dtype=np.int64)
+    where[c.map_cells] = np.arange(len(c.map_hexes))
+    where[c.map_cells[special[c.map_cells]]] = -2
     return FanTables(
         q0=box.q0 - width,
         r0=box.r0 - height,
         height=grid_h,
         tables=np.stack(tables),
-        firer=padded(c.firer),
-        where=where.ravel(),
+        firer=padded(c.firer, 0),
+        where=padded(where, -1),
         cap=cap,
         per_range_max=c.per_range_max,
         target_counts=c.rule.target_hex,
-        x_low=min(xs),
-        x_high=max(xs),
-        y_low=min(ys),
-        y_high=max(ys),
+        has_special=c.has_special,
+        x_span=box.x_high - box.x_low,
+        y_span=box.y_high - box.y_low,
     )
 
 
-@dataclass
 class AllPairs:
-    """The answer for every ordered pair: counts, and each pair's :data:`Seen` on request."""
+    """The answer for every line from some hexes of a map (its firers) to every other hex.
 
-    game_map: GameMap
-    pairs: int = 0
-    clear: int = 0
-    hindrance: int = 0  # summed over the clear pairs
-    _lines: dict[tuple[Hex, Hex], Seen] = field(default_factory=dict, repr=False)
-    _grid: npt.NDArray[np.int16] | None = field(default=None, repr=False)
-    _index: dict[Hex, int] = field(default_factory=dict, repr=False)
-    _rows: frozenset[Hex] = field(default=frozenset(), repr=False)
+    ``pairs``, ``clear`` and ``hindrance`` (summed over the clear lines) count them; ``[firer,
+    target]`` is one line's :data:`Seen`.
+    """
 
-    def add(self, firer: Hex, target: Hex, seen: Seen) -> None:
-        """One line's answer: in the grid when its firer's row is swept, else kept apart."""
-        if self._grid is not None and firer in self._rows:
-            self._grid[self._index[firer], self._index[target]] = -1 if seen is None else seen
-        else:
-            self._lines[firer, target] = seen
+    def __init__(self, game_map: GameMap, firers: list[Hex], index: dict[Hex, int]) -> None:
+        self.game_map = game_map
+        self._rows = {h: row for row, h in enumerate(firers)}
+        self._index = index
+        dtype = np.int16
+        # Each line's hindrance plus one; 0 when blocked.
+        self.grid: npt.NDArray[np.int16] = np.zeros((len(firers), len(index)), dtype=dtype)
+        self.pairs = len(firers) * (len(index) - 1)
+        self.clear = 0
+        self.hindrance = 0
 
-    def finish(self) -> None:
-        """Count the answers: the swept rows (but each firer's own hex) and the lines apart."""
-        self.pairs = self.clear = self.hindrance = 0
-        for seen in self._lines.values():
-            self.pairs += 1
-            if seen is not None:
-                self.clear += 1
-                self.hindrance += seen
-        if self._grid is None or not self._rows:
-            return
-        rows = np.array(sorted(self._index[h] for h in self._rows), dtype=np.int64)
-        block = self._grid[rows].astype(np.int64)
-        block[np.arange(rows.size), rows] = -1
-        good = block >= 0
-        self.pairs += rows.size * (block.shape[1] - 1)
-        self.clear += int(good.sum())
-        self.hindrance += int(block[good].sum())
+    def add(self, row: int, firer: Hex, target: Hex, seen: Seen) -> None:
+        """One line's answer from elsewhere (the judge)."""
+        if seen is not None:
+            self.grid[row, self._index[target]] = seen + 1
+            self.clear += 1
+            self.hindrance += seen
 
     def __getitem__(self, pair: tuple[Hex, Hex]) -> Seen:
         """The answer for one ordered pair (firer, target) of the map's hexes."""
-        if pair in self._lines:
-            return self._lines[pair]
         firer, target = pair
-        if self._grid is None or firer not in self._index or target not in self._index:
+        if firer not in self._rows or target not in self._index or firer == target:
             raise KeyError(pair)
-        value = int(self._grid[self._index[firer], self._index[target]])
-        return None if value < 0 else value
+        value = int(self.grid[self._rows[firer], self._index[target]])
+        return None if value == 0 else value - 1
+
+    def __repr__(self) -> str:
+        return f"AllPairs(pairs={self.pairs}, clear={self.clear}, hindrance={self.hindrance})"
