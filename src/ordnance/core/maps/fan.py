@@ -27,7 +27,8 @@ every line from or to one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -84,7 +85,8 @@ _CORNER_UNITS = tuple((c.vector.q, c.vector.r) for c in Corner)
 
 
 def _hex_range(q: IntArray, r: IntArray) -> IntArray:
-    return np.maximum(np.maximum(np.abs(q), np.abs(r)), np.abs(q + r))
+    found: IntArray = np.maximum(np.maximum(np.abs(q), np.abs(r)), np.abs(q + r))
+    return found
 
 
 @dataclass
@@ -111,12 +113,12 @@ class _Walk:
 
 def _start(t: FanTables) -> _Walk:
     span_x, span_y = t.x_span, t.y_span
-    dq, y = np.meshgrid(
+    dq_grid, y_grid = np.meshgrid(
         np.arange(-span_x, span_x + 1, dtype=np.int64),
         np.arange(-span_y - span_x, span_y + span_x + 1, dtype=np.int64),
         indexing="ij",
     )
-    dq, y = dq.ravel(), y.ravel()
+    dq, y = dq_grid.ravel(), y_grid.ravel()
     two_dr = y - dq
     keep = (two_dr % 2 == 0) & (np.abs(y) <= span_y) & ((dq != 0) | (two_dr != 0))
     dq, dr = dq[keep], two_dr[keep] // 2
@@ -193,122 +195,188 @@ class FanResult:
     """What the fan decided: its clear lines' count and hindrance; and the lines it leaves to
     the judge, as (firer's row, target's cell) arrays."""
 
-    clear: int
-    hindrance: int
-    judge: list[tuple[IntArray, IntArray]]
+    clear: int = 0
+    hindrance: int = 0
+    judge: list[tuple[IntArray, IntArray]] = field(default_factory=list)
+
+
+@dataclass
+class _Nodes:
+    """The fan's nodes at one step: where each is, what it adds, whose children they are."""
+
+    node_of: IntArray  # each walked displacement's node
+    end: BoolArray  # a line ends at the node (its hex is the target)
+    offset: IntArray  # the node's (first) hex, as a cell offset from the firer's
+    base: IntArray  # where its numbers start in the flat tables
+    range: IntArray
+    same: BoolArray | None  # at the same range as its parent (games counting the largest)
+    child_start: IntArray  # per node of the step before: its first child (and one past)
+
+
+@dataclass
+class _Lines:
+    """The (firer, node) whose line is still open: the firer's cell, the node, the running
+    value (the completed ranges' and the current range's), whether it met a special hex."""
+
+    cell: IntArray
+    node: IntArray
+    done: IntArray
+    current: IntArray
+    special: BoolArray
+
+    def take(self, keep: IntArray) -> _Lines:
+        return _Lines(
+            self.cell[keep],
+            self.node[keep],
+            self.done[keep],
+            self.current[keep],
+            self.special[keep],
+        )
 
 
 def fan_sweep(
-    t: FanTables, origins: IntArray, rows: IntArray, grid: npt.NDArray[np.int16]
+    t: FanTables, origins: IntArray, rows: IntArray, grid: npt.NDArray[np.signedinteger[Any]]
 ) -> FanResult:
     """Every line from each cell of ``origins`` (non-special map hexes) to every map hex.
 
     A clear line's hindrance plus one goes to ``grid[row, target]`` (``rows`` has each
     origin's row); a blocked line leaves its 0.
     """
-    clear = hindrance = 0
-    judged: list[tuple[IntArray, IntArray]] = []
-    where = t.where
-    flat = t.tables.ravel()
-    cells = t.tables.shape[1]
-    target_base = cells
-    height = t.height
-    cap = t.cap
-    per_range_max, has_special = t.per_range_max, t.has_special
-    row_of = np.zeros(cells, dtype=np.int64)
-    row_of[origins] = rows
+    return _Fan(t, origins, rows, grid).run()
 
-    walk = _start(t)
-    # Each (firer, node) with its line still open: the firer's cell, the node, the running
-    # value as the completed ranges' plus the current range's, and whether it met a special hex.
-    fo = origins.astype(np.int64)
-    comp = np.zeros(fo.shape, dtype=np.int64)
-    cur = t.firer[fo].astype(np.int64)
-    alive = np.flatnonzero(cur < cap)
-    fo, comp, cur = fo[alive], comp[alive], cur[alive]
-    fp = np.zeros(fo.shape, dtype=np.int64)
-    spec = np.zeros(fo.shape, dtype=bool)
-    prev_range = np.zeros(1, dtype=np.int64)
-    k = 0
-    span = np.int64(4 * (cells + 1))
-    while fo.size and walk.dq.size:
-        k += 1
+
+class _Fan:
+    """One sweep (see the module docstring)."""
+
+    def __init__(
+        self,
+        t: FanTables,
+        origins: IntArray,
+        rows: IntArray,
+        grid: npt.NDArray[np.signedinteger[Any]],
+    ) -> None:
+        self.t = t
+        self.grid = grid
+        self.flat = t.tables.ravel()
+        self.cells = t.tables.shape[1]
+        self.row_of = np.zeros(self.cells, dtype=np.int64)
+        self.row_of[origins] = rows
+        self.result = FanResult()
+        self.walk = _start(t)
+        first = t.firer[origins]
+        none = np.zeros_like(origins)
+        self.lines = _Lines(origins, none, none, first, np.zeros(origins.shape, dtype=bool)).take(
+            np.flatnonzero(first < t.cap)
+        )
+        self.ending = np.zeros(0, dtype=bool)
+        self.ranges = np.zeros(1, dtype=np.int64)  # the nodes' ranges, at the step before
+        # Keys of the nodes of one step: parent node, then table, then offset.
+        self.span = 4 * (self.cells + 1)
+
+    def run(self) -> FanResult:
+        k = 0
+        while self.lines.cell.size and self.walk.dq.size:
+            k += 1
+            nodes = self._grow(k)
+            if not self._spread(nodes):
+                break
+        return self.result
+
+    def _grow(self, k: int) -> _Nodes:
+        """Step ``k`` of every walked displacement, and the fan's nodes there."""
+        t, walk = self.t, self.walk
         q, r, tid = _advance(walk, k)
         is_end = (tid == 0) & (q == walk.dq) & (r == walk.dr)
-        key = walk.node * (9 * span) + (tid * span + (q * height + r + 2 * cells))
+        key = walk.node * (9 * self.span) + (tid * self.span + (q * t.height + r + 2 * self.cells))
         order = np.argsort(key, kind="stable")
         key = key[order]
-        walk = walk.take(order)
+        walk = self.walk = walk.take(order)
         walk.q, walk.r, tid, is_end = q[order], r[order], tid[order], is_end[order]
         new = np.empty(key.shape, dtype=bool)
         new[:1] = True
         np.not_equal(key[1:], key[:-1], out=new[1:])
         starts = np.flatnonzero(new)
-        node_of = np.cumsum(new) - 1
-        # The nodes of this step: parent, step, range, whether a line ends there.
         parent = walk.node[starts]
         n_q, n_r = walk.q[starts], walk.r[starts]
+        offset = n_q * t.height + n_r
         n_range = _hex_range(n_q, n_r)
-        n_end = np.logical_or.reduceat(is_end, starts)
-        n_off = n_q * height + n_r
-        n_base = tid[starts] * cells + n_off
-        # Children of each node of the previous step: contiguous, as keys sort by parent.
-        child_start = np.searchsorted(parent, np.arange(prev_range.size + 1))
-        first = child_start[fp]
-        count = child_start[fp + 1] - first
+        nodes = _Nodes(
+            node_of=np.cumsum(new) - 1,
+            end=np.logical_or.reduceat(is_end, starts),
+            offset=offset,
+            base=tid[starts] * self.cells + offset,
+            range=n_range,
+            same=(n_range == self.ranges[parent]) if t.per_range_max else None,
+            # Contiguous, as keys sort by parent first.
+            child_start=np.searchsorted(parent, np.arange(self.ranges.size + 1)),
+        )
+        self.ranges = n_range
+        self.ending = is_end
+        return nodes
+
+    def _spread(self, nodes: _Nodes) -> bool:
+        """Every open line on to each child of its node; False when there is none."""
+        lines, t = self.lines, self.t
+        first = nodes.child_start[lines.node]
+        count = nodes.child_start[lines.node + 1] - first
         total = int(count.sum())
         if total == 0:
-            break
-        rep = np.repeat(np.arange(fp.size), count)
+            return False
+        rep = np.repeat(np.arange(count.size), count)
         child = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
-        o = fo[rep]
-        c_comp, c_cur = comp[rep], cur[rep]
-        same = (n_range == prev_range[parent])[child] if per_range_max else None
-        # Targets: the lines ending at these nodes.
-        ends = np.flatnonzero(n_end[child])
+        cell = lines.cell[rep]
+        done, current = lines.done[rep], lines.current[rep]
+        special = lines.special[rep]
+        same = None if nodes.same is None else nodes.same[child]
+        ends = np.flatnonzero(nodes.end[child])
         if ends.size:
-            e_cell = o[ends] + n_off[child[ends]]
-            e_where = where[e_cell]
-            on_map = e_where >= 0
-            ends, e_cell, e_where = ends[on_map], e_cell[on_map], e_where[on_map]
-            vt = flat[target_base + e_cell] if t.target_counts else 0
-            ec, eu = c_comp[ends], c_cur[ends]
-            if same is not None:
-                value = np.where(same[ends], ec + np.maximum(eu, vt), ec + eu + vt)
-            else:
-                value = ec + eu + vt
-            e_rows = row_of[o[ends]]
-            fine = value < cap
-            if has_special:
-                by_judge = spec[rep[ends]]
-                if by_judge.any():
-                    judged.append((e_rows[by_judge], e_cell[by_judge]))
-                fine &= ~by_judge
-            good = value[fine]
-            grid[e_rows[fine], e_where[fine]] = good + 1
-            clear += good.size
-            hindrance += int(good.sum())
-        # The lines going on through these nodes.
-        v = flat[n_base[child] + o]
-        if has_special:
-            hit = v == SPECIAL
-            v[hit] = 0
-            c_spec = spec[rep] | hit
+            ending = _Lines(cell, child, done, current, special).take(ends)
+            self._targets(nodes, ending, None if same is None else same[ends])
+        value = self.flat[nodes.base[child] + cell]
+        if t.has_special:
+            hit = value == SPECIAL
+            value[hit] = 0
+            special |= hit
         if same is not None:
-            comp_new = np.where(same, c_comp, c_comp + c_cur)
-            cur_new = np.where(same, np.maximum(c_cur, v), v)
+            done = np.where(same, done, done + current)
+            current = np.where(same, np.maximum(current, value), value)
         else:
-            comp_new, cur_new = c_comp + c_cur, v
-        keep = np.flatnonzero(comp_new + cur_new < cap)
-        fo, fp = o[keep], child[keep]
-        comp, cur = comp_new[keep], cur_new[keep]
-        if has_special:
-            spec = c_spec[keep]
-        prev_range = n_range
+            done, current = done + current, value
+        keep = np.flatnonzero(done + current < t.cap)
+        self.lines = _Lines(cell, child, done, current, special).take(keep)
         # Walk on only the displacements some open line still leads to.
-        open_nodes = np.zeros(starts.size, dtype=bool)
-        open_nodes[fp] = True
-        go_on = open_nodes[node_of] & ~is_end
-        walk = walk.take(go_on)
-        walk.node = node_of[go_on]
-    return FanResult(clear, hindrance, judged)
+        open_nodes = np.zeros(nodes.range.size, dtype=bool)
+        open_nodes[self.lines.node] = True
+        walk = self.walk
+        go_on = open_nodes[nodes.node_of] & ~self.ending
+        self.walk = walk.take(go_on)
+        self.walk.node = nodes.node_of[go_on]
+        return True
+
+    def _targets(self, nodes: _Nodes, ending: _Lines, same: BoolArray | None) -> None:
+        """The lines ending at these nodes: into the grid, or listed for the judge."""
+        t, result = self.t, self.result
+        target = ending.cell + nodes.offset[ending.node]
+        where = t.where[target]
+        on_map = np.flatnonzero(where >= 0)
+        ending, target, where = ending.take(on_map), target[on_map], where[on_map]
+        at_target = self.flat[self.cells + target] if t.target_counts else 0
+        before, last = ending.done, ending.current
+        if same is not None:
+            same = same[on_map]
+        value = before + (
+            last + at_target
+            if same is None
+            else np.where(same, np.maximum(last, at_target), last + at_target)
+        )
+        rows = self.row_of[ending.cell]
+        fine = value < t.cap
+        if t.has_special:
+            by_judge = ending.special
+            if by_judge.any():
+                result.judge.append((rows[by_judge], target[by_judge]))
+            fine &= ~by_judge
+        good = value[fine]
+        self.grid[rows[fine], where[fine]] = good + 1
+        result.clear += good.size
+        result.hindrance += int(good.sum())
