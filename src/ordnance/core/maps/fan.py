@@ -121,14 +121,16 @@ def _start(t: FanTables) -> _Walk:
     dq, y = dq_grid.ravel(), y_grid.ravel()
     two_dr = y - dq
     keep = (two_dr % 2 == 0) & (np.abs(y) <= span_y) & ((dq != 0) | (two_dr != 0))
-    dq, dr = dq[keep], two_dr[keep] // 2
+    return walk_from(dq[keep], two_dr[keep] // 2)
+
+
+def walk_from(dq: IntArray, dr: IntArray) -> _Walk:
+    """The walks of these displacements, at the firer's hex."""
     ds = -dq - dr
-    du, dv, dw = dq - dr, dr - ds, ds - dq
+    along = (dq == dr) | (dr == ds) | (ds == dq)
     corner = np.full(dq.shape, -1, dtype=np.int64)
-    along = (du == 0) | (dv == 0) | (dw == 0)
-    length = _hex_range(dq, dr)
+    count = _hex_range(dq, dr) // 2
     for k, (uq, ur) in enumerate(_CORNER_UNITS):
-        count = length // 2
         corner[along & (dq == uq * count) & (dr == ur * count)] = k
     zero = np.zeros(dq.shape, dtype=np.int64)
     return _Walk(dq, dr, zero, zero.copy(), corner, zero.copy())
