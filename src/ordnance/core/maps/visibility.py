@@ -14,15 +14,19 @@ per hex what that hex does to a line passing through it, and to a line starting 
 it. Each answer becomes one small number: the hindrance, or the limit itself when it blocks;
 a line is then blocked exactly when the numbers of its steps (the larger of two steps at one
 range, for a game that counts only the largest per range; a pair along a hexside by the game's
-pair rule) add up to the limit. The hexes a line meets depend only on its displacement
-(:mod:`ordnance.core.hexgrid.los`), so :meth:`Visibility.all_pairs` lays each displacement's
-steps over every firer at once, with the map packed into one Python integer of 8-bit lanes
-(one lane per hex; a shift moves every firer one step, one addition adds every lane).
+pair rule) add up to the limit. Only the hexes a line of the map can meet are asked (the
+map's *ring*, see :class:`_Box`). The hexes a line meets depend only on its displacement
+(:mod:`ordnance.core.hexgrid.los`), so the lines out of every hex share their beginnings:
+:meth:`Visibility.all_pairs` and :meth:`Visibility.visible_from` walk that fan of beginnings
+once, for every firer at once, with numpy (:mod:`ordnance.core.maps.fan`);
+:meth:`Visibility.seen` walks one line.
 
 That reading holds where the ground is level and no hexside has a feature. Any other line (an
-end or a hex met on a different level, or a hex beside a wall or hedge) is handed to the judge
-itself, one line at a time, so the answer is the judge's in every case. Games without a
-:class:`SweepRule` are judged line by line throughout.
+end on a different level or beside a wall or hedge, or a line meeting such a hex before it is
+blocked) is handed to the judge itself, one line at a time, so the answer is the judge's in
+every case. A line blocked before it meets such a hex is blocked for the judge too: the judge
+walks from the firer and stops at the first block, and the hexes before it read the same.
+Games without a :class:`SweepRule` are judged line by line throughout.
 
 >>> from ordnance.core.hexgrid import GridLabels, Sight, SightRule, TerrainTable, trace
 >>> from ordnance.core.maps.model import GameMap
@@ -48,18 +52,18 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from ordnance.core.hexgrid import Hex, SameRange, Sight, SightLine, SightRule, Terrain
+from ordnance.core.hexgrid import Hex, SameRange, Sight, SightLine
 from ordnance.core.hexgrid.los import iter_steps
 from ordnance.core.maps.fan import CORNER_PAIRS, SPECIAL, FanTables, fan_sweep
 from ordnance.core.maps.levels import Ends
 from ordnance.core.maps.model import GameMap
+from ordnance.core.maps.sweep_rule import SweepRule
 
 if TYPE_CHECKING:
     from ordnance.core.maps.verdict import LosJudge
@@ -70,20 +74,6 @@ __all__ = ["AllPairs", "Seen", "SweepRule", "Visibility"]
 Seen = int | None
 Offset = tuple[int, int]
 IntArray = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class SweepRule:
-    """What a ruleset offers for judging many lines at once (see the module docstring).
-
-    ``terrain`` makes the game's own :class:`~ordnance.core.hexgrid.Terrain` for a map and the
-    two ends' levels; ``rule`` is the game's sight rule; ``limit`` the accumulated hindrance
-    that blocks a line, or None when the game has no such limit.
-    """
-
-    terrain: Callable[[GameMap, Ends], Terrain]
-    rule: SightRule
-    limit: Callable[[], int | None] = lambda: None
 
 
 # A place far off any map: the other end of the made-up lines a hex is asked about.
@@ -308,7 +298,7 @@ class Visibility:
         if special[here] or special[box.cell(target)]:
             return self.judged(firer, target)
         cap = compiled.cap
-        total = compiled.firer[here]
+        total = int(compiled.firer[here])
         for kind, q, r, tq, tr in compiled.plan(target.q - firer.q, target.r - firer.r):
             cell = here + box.offset(q, r)
             if special[cell] or (kind >= _PAIR and special[cell + box.offset(tq, tr)]):
