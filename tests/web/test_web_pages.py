@@ -7,7 +7,9 @@ import re
 import pytest
 from tests.web.conftest import EXAMPLES, create_game, csrf_of, version_of
 
+from ordnance.cli.map_games import judge_for
 from ordnance.game.logfile import verify
+from ordnance.game.picture import game_picture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -168,9 +170,6 @@ def test_events_push_the_new_version(client):
 
 
 def test_a_chosen_unit_shades_every_hex_it_can_see_by_the_games_own_los(client):
-    from ordnance.cli.map_games import judge_for
-    from ordnance.game.picture import game_picture
-
     game, links, _ = create_game(client, "vv-hedgerow-ambush", ai="german")
     client.get(links["american"])
     page = client.get(f"/games/{game}/american", params={"unit": "a1"})

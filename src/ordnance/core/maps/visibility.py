@@ -53,7 +53,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -333,8 +333,9 @@ class Visibility:
         special hex (or all of them, for a game without a :class:`SweepRule`)."""
         hexes = list(self.game_map)
         index = {h: number for number, h in enumerate(hexes)}
-        pairs = AllPairs(self.game_map, firers, index)
         compiled = self._compiled
+        wide = compiled is not None and compiled.cap >= 1 << 15
+        pairs = AllPairs(self.game_map, firers, index, wide=wide)
         if compiled is None:
             for row, firer in enumerate(firers):
                 for target in hexes:
@@ -410,13 +411,18 @@ class AllPairs:
     target]`` is one line's :data:`Seen`.
     """
 
-    def __init__(self, game_map: GameMap, firers: list[Hex], index: dict[Hex, int]) -> None:
+    def __init__(
+        self, game_map: GameMap, firers: list[Hex], index: dict[Hex, int], *, wide: bool = False
+    ) -> None:
         self.game_map = game_map
         self._rows = {h: row for row, h in enumerate(firers)}
         self._index = index
-        dtype = np.int16
-        # Each line's hindrance plus one; 0 when blocked.
-        self.grid: npt.NDArray[np.int16] = np.zeros((len(firers), len(index)), dtype=dtype)
+        # Each line's hindrance plus one; 0 when blocked (32 bits for a game without a limit
+        # on a map large enough that a line's hindrance might not fit in 16).
+        dtype = np.int32 if wide else np.int16
+        self.grid: npt.NDArray[np.signedinteger[Any]] = np.zeros(
+            (len(firers), len(index)), dtype=dtype
+        )
         self.pairs = len(firers) * (len(index) - 1)
         self.clear = 0
         self.hindrance = 0
