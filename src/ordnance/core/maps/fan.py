@@ -224,7 +224,7 @@ class _Lines:
     node: IntArray
     done: IntArray
     current: IntArray
-    special: BoolArray
+    special: BoolArray | None  # None on a map without special hexes
 
     def take(self, keep: IntArray) -> _Lines:
         return _Lines(
@@ -232,7 +232,7 @@ class _Lines:
             self.node[keep],
             self.done[keep],
             self.current[keep],
-            self.special[keep],
+            None if self.special is None else self.special[keep],
         )
 
 
@@ -267,9 +267,8 @@ class _Fan:
         self.walk = _start(t)
         first = t.firer[origins]
         none = np.zeros_like(origins)
-        self.lines = _Lines(origins, none, none, first, np.zeros(origins.shape, dtype=bool)).take(
-            np.flatnonzero(first < t.cap)
-        )
+        special = np.zeros(origins.shape, dtype=bool) if t.has_special else None
+        self.lines = _Lines(origins, none, none, first, special).take(np.flatnonzero(first < t.cap))
         self.ending = np.zeros(0, dtype=bool)
         self.ranges = np.zeros(1, dtype=np.int64)  # the nodes' ranges, at the step before
         # Keys of the nodes of one step: parent node, then table, then offset.
@@ -328,14 +327,14 @@ class _Fan:
         child = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
         cell = lines.cell[rep]
         done, current = lines.done[rep], lines.current[rep]
-        special = lines.special[rep]
+        special = None if lines.special is None else lines.special[rep]
         same = None if nodes.same is None else nodes.same[child]
         ends = np.flatnonzero(nodes.end[child])
         if ends.size:
             ending = _Lines(cell, child, done, current, special).take(ends)
             self._targets(nodes, ending, None if same is None else same[ends])
-        value = self.flat[nodes.base[child] + cell]
-        if t.has_special:
+        value = self.flat[nodes.base[child] + cell].astype(np.int64)
+        if special is not None:
             hit = value == SPECIAL
             value[hit] = 0
             special |= hit
@@ -373,7 +372,7 @@ class _Fan:
         )
         rows = self.row_of[ending.cell]
         fine = value < t.cap
-        if t.has_special:
+        if ending.special is not None:
             by_judge = ending.special
             if by_judge.any():
                 result.judge.append((rows[by_judge], target[by_judge]))

@@ -392,7 +392,8 @@ def _fan_tables(c: _Compiled) -> FanTables:
         q0=box.q0 - width,
         r0=box.r0 - height,
         height=grid_h,
-        tables=np.stack(tables),
+        # The narrowest numbers that hold the limit: the tables are read at random.
+        tables=np.stack(tables).astype(np.min_scalar_type(-cap)),
         firer=padded(c.firer, 0),
         where=padded(where, -1),
         cap=cap,
