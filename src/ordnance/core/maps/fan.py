@@ -38,6 +38,7 @@ from ordnance.core.hexgrid.los import step_offsets
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+SmallArray = npt.NDArray[np.int32]  # running values: below twice the limit
 
 # Value of a special hex in the tables: never a hindrance, always a reason to ask the judge.
 SPECIAL = -1
@@ -222,8 +223,8 @@ class _Lines:
 
     cell: IntArray
     node: IntArray
-    done: IntArray
-    current: IntArray
+    done: SmallArray
+    current: SmallArray
     special: BoolArray | None  # None on a map without special hexes
 
     def take(self, keep: IntArray) -> _Lines:
@@ -265,10 +266,11 @@ class _Fan:
         self.row_of[origins] = rows
         self.result = FanResult()
         self.walk = _start(t)
-        first = t.firer[origins]
-        none = np.zeros_like(origins)
+        first = t.firer[origins].astype(np.int32)
+        none = np.zeros(origins.shape, dtype=np.int32)
         special = np.zeros(origins.shape, dtype=bool) if t.has_special else None
-        self.lines = _Lines(origins, none, none, first, special).take(np.flatnonzero(first < t.cap))
+        start = _Lines(origins, np.zeros_like(origins), none, first, special)
+        self.lines = start.take(np.flatnonzero(first < t.cap))
         self.ending = np.zeros(0, dtype=bool)
         self.ranges = np.zeros(1, dtype=np.int64)  # the nodes' ranges, at the step before
         # Keys of the nodes of one step: parent node, then table, then offset.
@@ -333,7 +335,7 @@ class _Fan:
         if ends.size:
             ending = _Lines(cell, child, done, current, special).take(ends)
             self._targets(nodes, ending, None if same is None else same[ends])
-        value = self.flat[nodes.base[child] + cell].astype(np.int64)
+        value = self.flat[nodes.base[child] + cell].astype(np.int32)
         if special is not None:
             hit = value == SPECIAL
             value[hit] = 0
