@@ -325,11 +325,10 @@ class _Fan:
         total = int(count.sum())
         if total == 0:
             return False
-        rep = np.repeat(np.arange(count.size), count)
         child = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
-        cell = lines.cell[rep]
-        done, current = lines.done[rep], lines.current[rep]
-        special = None if lines.special is None else lines.special[rep]
+        cell = np.repeat(lines.cell, count)
+        done, current = np.repeat(lines.done, count), np.repeat(lines.current, count)
+        special = None if lines.special is None else np.repeat(lines.special, count)
         same = None if nodes.same is None else nodes.same[child]
         ends = np.flatnonzero(nodes.end[child])
         if ends.size:
