@@ -21,7 +21,7 @@ from ordnance.core.hexgrid.coords import Direction
 from ordnance.core.hexgrid.labels import Shift
 from ordnance.core.hexgrid.los import step_offsets
 from ordnance.core.maps import GameMap, LosJudge
-from ordnance.core.maps.fan import CORNER_PAIRS, _advance, walk_from
+from ordnance.core.maps.fan import CORNER_PAIRS, INNER, PAIR, _advance, walk_from
 from ordnance.core.maps.visibility import Visibility, _Box
 from ordnance.lnl.los import JUDGE as LNL
 from ordnance.vv.los import JUDGE as VV
@@ -38,23 +38,25 @@ def test_the_vectorised_walk_is_the_exact_walk():
     walk = walk_from(dq, dr)
     corner = walk.corner
     exact = [step_offsets(a, b) for a, b in wanted]
-    for k in range(1, 4 * span):
-        live = [i for i, steps in enumerate(exact) if k < len(steps)]
-        if not live:
-            break
-        index = np.array(live, dtype=np.int64)
-        moved = walk.take(index)
-        q, r, tid = _advance(moved, k)
+    live = list(range(len(wanted)))
+    k = 0
+    while live:
+        k += 1
+        q, r, tid = _advance(walk)
         for at, i in enumerate(live):
             step = exact[i][k]
             assert (int(q[at]), int(r[at])) == step[0], (wanted[i], k)
             if len(step) == 2:
-                assert tid[at] == 2 + corner[i], (wanted[i], k)
-                (aq, ar), (bq, br) = CORNER_PAIRS[corner[i]]
+                assert tid[at] == PAIR + corner[at], (wanted[i], k)
+                (aq, ar), (bq, br) = CORNER_PAIRS[corner[at]]
                 assert (step[1][0] - step[0][0], step[1][1] - step[0][1]) == (bq - aq, br - ar)
             else:
-                assert tid[at] == 0, (wanted[i], k)
-        walk.q[index], walk.r[index] = q, r
+                assert tid[at] == INNER, (wanted[i], k)
+        walk = walk.moved((q, r, tid))
+        going = [at for at, i in enumerate(live) if k + 1 < len(exact[i])]
+        walk = walk.take(np.array(going, dtype=np.int64))
+        corner = walk.corner
+        live = [live[at] for at in going]
     assert all(len(steps) <= 4 * span for steps in exact)
 
 

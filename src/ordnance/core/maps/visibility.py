@@ -60,7 +60,7 @@ import numpy.typing as npt
 
 from ordnance.core.hexgrid import Hex, SameRange, Sight, SightLine
 from ordnance.core.hexgrid.los import iter_steps
-from ordnance.core.maps.fan import CORNER_PAIRS, SPECIAL, FanTables, fan_sweep
+from ordnance.core.maps.fan import CORNER_PAIRS, NEIGHBOURS, SPECIAL, FanTables, fan_sweep
 from ordnance.core.maps.levels import Ends
 from ordnance.core.maps.model import GameMap
 from ordnance.core.maps.sweep_rule import SweepRule
@@ -377,14 +377,25 @@ def _fan_tables(c: _Compiled) -> FanTables:
         return out.ravel()
 
     special = c.special_cells
-    inner = c.inner.copy()
-    inner[special] = SPECIAL
-    tables = [padded(inner), padded(c.target)]
+
+    def marked(values: IntArray, toward: Offset | None) -> IntArray:
+        """``values`` with SPECIAL where the cell (or its cell ``toward``) is special."""
+        out = values.copy()
+        hit = special.copy()
+        if toward is not None:
+            hit |= box.shifted(special.astype(np.int64), toward, 0).astype(bool)
+        out[hit] = SPECIAL
+        return out
+
+    tables = [padded(marked(c.inner, None)), padded(c.target)]
     for (aq, ar), (bq, br) in CORNER_PAIRS:
         toward = (bq - aq, br - ar)
-        pair = c.pair_values(_PAIR, toward).copy()
-        pair[special | box.shifted(special.astype(np.int64), toward, 0).astype(bool)] = SPECIAL
-        tables.append(padded(pair))
+        tables.append(padded(marked(c.pair_values(_PAIR, toward), toward)))
+    for toward in NEIGHBOURS:
+        tables.append(padded(marked(c.pair_values(_TWO, toward), toward)))
+    for toward in NEIGHBOURS:
+        tables.append(padded(marked(c.pair_values(_TWO_TO_TARGET, toward), None)))
+    tables.append(np.zeros_like(tables[0]))
     where = np.full(box.cells, -1, dtype=np.int64)
     where[c.map_cells] = np.arange(len(c.map_hexes))
     where[c.map_cells[special[c.map_cells]]] = -2
