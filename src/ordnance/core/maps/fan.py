@@ -59,9 +59,9 @@ CORNER_PAIRS = tuple(
 _CORNER_UNITS = tuple((c.vector.q, c.vector.r) for c in Corner)
 # The six moves to a neighbour, for the second hex of two at one range.
 NEIGHBOURS = tuple((d.vector.q, d.vector.r) for d in Direction)
+# Which neighbour a move is, by (q + 1) * 3 + (r + 1).
 _NEIGHBOUR_INDEX = np.full(9, -1, dtype=np.int64)
-for _index, (_q, _r) in enumerate(NEIGHBOURS):
-    _NEIGHBOUR_INDEX[(_q + 1) * 3 + _r + 1] = _index
+_NEIGHBOUR_INDEX[[(q + 1) * 3 + r + 1 for q, r in NEIGHBOURS]] = np.arange(6)
 
 # The tables of FanTables, by group: the hex passed, the target, a pair toward corner k, two at
 # one range (toward neighbour j), the target after a hex at its range, nothing.
