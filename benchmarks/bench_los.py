@@ -23,7 +23,9 @@ What is timed (CPU seconds, in one process):
   clips, sums where ASL takes the largest per range): it does less than the rule asks, so it is
   a generous baseline.
 - library: ``Visibility(map, asl.los.JUDGE).all_pairs()``, every ordered pair, exact, reading
-  the map through ASL's own terrain from scratch (:mod:`ordnance.core.maps.visibility`).
+  the map through ASL's own terrain from scratch (:mod:`ordnance.core.maps.visibility`): the
+  fan of shared line beginnings walked once for every firer at once, in numpy
+  (:mod:`ordnance.core.maps.fan`; docs/los-speed.md).
 
 Then every answer on a sample of pairs is checked against ``asl_los``, the exact per-pair LOS
 verdict: they must agree on every pair (blocked, or clear with the same hindrance total).

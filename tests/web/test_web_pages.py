@@ -7,7 +7,9 @@ import re
 import pytest
 from tests.web.conftest import EXAMPLES, create_game, csrf_of, version_of
 
+from ordnance.cli.map_games import judge_for
 from ordnance.game.logfile import verify
+from ordnance.game.picture import game_picture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -165,3 +167,25 @@ def test_events_push_the_new_version(client):
             if line.startswith("data: 2"):
                 break
     assert "event: version" in lines
+
+
+def test_a_chosen_unit_shades_every_hex_it_can_see_by_the_games_own_los(client):
+    game, links, _ = create_game(client, "vv-hedgerow-ambush", ai="german")
+    client.get(links["american"])
+    page = client.get(f"/games/{game}/american", params={"unit": "a1"})
+    shaded = dict(re.findall(r'class="seen" data-hex="([^"]+)" data-hindrance="(\d+)"', page.text))
+    assert "the hexes a1 can see are shaded" in page.text
+    folded = client.app.state.table.service.game(game)
+    game_map = game_picture(folded.rules, folded.state).game_map
+    judge = judge_for(game_map)
+    origin = game_map.parse("D8")  # a1's hex in the scenario
+    truth = {}
+    for target in game_map:
+        if target != origin:
+            verdict = judge.los(game_map, origin, target)
+            if verdict.clear:
+                truth[game_map.label(target)] = str(verdict.total)
+    assert truth and len(truth) < len(game_map) - 1  # it sees some hexes, not all
+    assert shaded == truth
+    # Without a chosen unit nothing is shaded.
+    assert 'class="seen"' not in client.get(f"/games/{game}/american").text

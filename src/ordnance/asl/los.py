@@ -58,7 +58,7 @@ from ordnance.core.hexgrid import (
 )
 from ordnance.core.maps import Ends, GameMap, LosJudge, LosVerdict, TerrainChart, build_verdict
 from ordnance.core.maps.sights import MetLog, combine, target_cover, touches
-from ordnance.core.maps.visibility import SweepRule
+from ordnance.core.maps.sweep_rule import SweepRule
 
 # A pair along a hexside counts once (both must block; the larger hindrance), the largest
 # hindrance per range counts, and SMOKE in the end hexes is asked about (A24.8).

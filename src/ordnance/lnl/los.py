@@ -52,7 +52,7 @@ from ordnance.core.hexgrid import (
 )
 from ordnance.core.maps import Ends, GameMap, LosJudge, LosVerdict, TerrainChart, build_verdict
 from ordnance.core.maps.sights import MetLog, target_cover
-from ordnance.core.maps.visibility import SweepRule
+from ordnance.core.maps.sweep_rule import SweepRule
 from ordnance.lnl.terrain import GAME, degrading_limit, lnl_chart, marker_entry
 
 # Only hexes between the two ends count; a pair counts once; every degrading hex counts.

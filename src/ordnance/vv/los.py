@@ -65,7 +65,7 @@ from ordnance.core.hexgrid import (
 )
 from ordnance.core.maps import Ends, GameMap, LosJudge, LosVerdict, TerrainChart, build_verdict
 from ordnance.core.maps.sights import MetLog, combine, target_cover
-from ordnance.core.maps.visibility import SweepRule
+from ordnance.core.maps.sweep_rule import SweepRule
 from ordnance.vv.terrain import GAME, vv_chart
 
 LOS_RULE = "V&V r. 9"

@@ -361,7 +361,7 @@ def _page(
         state = info["state"]
         actions = info["legal_actions"].get(side, []) if side is not None else []
         preview = views.preview_of(folded, side, action) if side and action else None
-        svg, los_text = views.map_svg(folded, preview)
+        svg, los_text = views.map_svg(folded, preview, unit)
     if preview is not None:
         preview.los_text = los_text
     rows = views.units_of(state)

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from ordnance.core.errors import IllegalAction, OrdnanceError
-from ordnance.core.maps.svg import render_svg
+from ordnance.core.maps.svg import SightView, render_svg
 from ordnance.game.entries import Entry
 from ordnance.game.entry_words import entry_words
 from ordnance.game.fold import Game
@@ -171,25 +171,50 @@ def actions_for(actions: Sequence[str], unit: str | None) -> list[str]:
     return chosen
 
 
-def map_svg(game: Game, preview: Preview | None) -> tuple[str | None, str | None]:
+def map_svg(
+    game: Game, preview: Preview | None, unit: str | None = None
+) -> tuple[str | None, str | None]:
     """The live map with every counter (as ``game render`` draws it), the previewed action's
-    LOS drawn on it, and that LOS in words."""
+    LOS drawn on it, and that LOS in words; with ``unit``, the hexes that unit can see shaded
+    (by the game's own LOS rule, through its judge)."""
     picture = game_picture(game.rules, game.state)
     if picture is None:
         return None, None
     game_map = picture.game_map
+    # The face knows every ruleset's LOS judge through the CLI's map registry.
+    from ordnance.cli.map_games import judge_for  # noqa: PLC0415
+
     verdict = None
     if preview is not None and preview.firer_hex and preview.target_hex:
-        # The face knows every ruleset's LOS judge through the CLI's map registry.
-        from ordnance.cli.map_games import judge_for  # noqa: PLC0415
-
         try:
             firer, target = game_map.parse(preview.firer_hex), game_map.parse(preview.target_hex)
             verdict = judge_for(game_map).los(game_map, firer, target)
         except (OrdnanceError, KeyError):
             verdict = None
-    svg = render_svg(game_map, picture.chart, los=verdict, counters=picture.counters)
+    seen = None
+    where = unit_hex(game, unit) if unit else None
+    if where is not None:
+        from ordnance.core.maps.visibility import Visibility  # noqa: PLC0415 (numpy: on use)
+
+        try:
+            origin = game_map.parse(where)
+            sight = Visibility(game_map, judge_for(game_map)).visible_from(origin)
+            seen = SightView(origin, sight, label=unit or "")
+        except (OrdnanceError, KeyError):
+            seen = None
+    svg = render_svg(game_map, picture.chart, los=verdict, counters=picture.counters, seen=seen)
     return svg, None if verdict is None else verdict.explanation
+
+
+def unit_hex(game: Game, unit: str | None) -> str | None:
+    """The hex label of a unit in the ruleset's view, if it has one."""
+    units = game.rules.view(game.state).get("units")
+    if not isinstance(units, Mapping) or unit is None:
+        return None
+    found = units.get(unit)
+    if isinstance(found, Mapping) and isinstance(found.get("hex"), str):
+        return str(found["hex"])
+    return None
 
 
 def preview_of(game: Game, side: str, action: str) -> Preview:

@@ -39,7 +39,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape as _escape
 
@@ -59,6 +59,7 @@ from ordnance.core.maps.svg_legend import (
     HIND_COLOUR,
     LOS_COLOUR,
     PAIR_COLOUR,
+    SEEN_COLOUR,
     Legend,
     legend_svg,
     wrap_to,
@@ -92,12 +93,23 @@ class ArcView:
     label: str = ""
 
 
+@dataclass(frozen=True)
+class SightView:
+    """What a unit can see, to shade: its hex, and each hex it sees with that line's hindrance
+    (:meth:`ordnance.core.maps.visibility.Visibility.visible_from`)."""
+
+    origin: Hex
+    seen: Mapping[Hex, int]
+    label: str = ""
+
+
 def render_svg(
     game_map: GameMap,
     chart: TerrainChart,
     *,
     los: LosVerdict | None = None,
     arc: ArcView | None = None,
+    seen: SightView | None = None,
     size: float | None = None,
     title: str | None = None,
     counters: Iterable[CounterView] = (),
@@ -106,12 +118,13 @@ def render_svg(
 
     ``size`` is the pixels from a hex's centre to a corner (default 26, or 48 with
     ``counters``, so that a counter's words can be read); ``counters`` are the units to draw,
-    each on its hex (units on hexes off the map are left out).
+    each on its hex (units on hexes off the map are left out); ``seen`` shades the hexes a
+    unit can see.
     """
     units = [c for c in counters if c.hex in game_map]
     scale = size if size is not None else (COUNTER_SIZE if units else PLAIN_SIZE)
     heading = title or f"{game_map.name} ({game_map.game})"
-    return _Drawing(game_map, chart, scale, heading, units).draw(los, arc)
+    return _Drawing(game_map, chart, scale, heading, units).draw(los, arc, seen)
 
 
 class _Drawing:
@@ -206,11 +219,17 @@ class _Drawing:
         )
 
     # --- the picture ------------------------------------------------------------------------
-    def draw(self, los: LosVerdict | None, arc: ArcView | None) -> str:
+    def draw(
+        self, los: LosVerdict | None, arc: ArcView | None, seen: SightView | None = None
+    ) -> str:
         self.plan_tags(los)
         ends = [] if los is None else [los.line.firer, los.line.target]
         self.edged = {*ends, *([] if arc is None else [arc.origin]), *(t[0] for t in self.tags)}
+        if seen is not None:
+            self.edged.add(seen.origin)
         self.terrain()
+        if seen is not None:
+            self.sees(seen)
         if arc is not None:
             self.arc(arc)
         if los is not None:
@@ -227,9 +246,11 @@ class _Drawing:
             self.end(los.line.target, "T", LOS_COLOUR)
         if arc is not None:
             self.end(arc.origin, "A", ARC_COLOUR)
+        if seen is not None:
+            self.end(seen.origin, "S", SEEN_COLOUR)
         badges = {b.text: b.key for stack in self.stacks.values() for c in stack for b in c.badges}
         parts, height = legend_svg(
-            Legend(self.m, self.chart, self.colours, badges, los, arc),
+            Legend(self.m, self.chart, self.colours, badges, los, arc, seen),
             left=self.margin,
             room=self.width - 2 * self.margin,
             top=self.map_bottom + self.s * 0.8,
@@ -280,6 +301,23 @@ class _Drawing:
                     f'fill="#8d6e63" fill-opacity="{opacity:.2f}" stroke="#5d4037" '
                     'stroke-width="1.2" pointer-events="none"',
                 )
+
+    def sees(self, view: SightView) -> None:
+        """Each hex the unit sees, shaded: stronger for a clear line, lighter when hindered."""
+        origin = self.m.label(view.origin)
+        for hex, hindrance in sorted(view.seen.items()):
+            if hex not in self.m:
+                continue
+            label = self.m.label(hex)
+            opacity = 0.32 if hindrance == 0 else 0.16
+            words = "clear" if hindrance == 0 else f"hindrance +{hindrance}"
+            coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in self.corners(hex, 0.92))
+            self.add(
+                f'<polygon points="{coords}" class="seen" data-hex="{label}" '
+                f'data-hindrance="{hindrance}" fill="{SEEN_COLOUR}" '
+                f'fill-opacity="{opacity:.2f}" stroke="none" pointer-events="none">'
+                f"<title>{label}: seen from {origin}, {words}</title></polygon>"
+            )
 
     def arc(self, view: ArcView) -> None:
         edge = max(view.origin.distance(h) for h in self.m)

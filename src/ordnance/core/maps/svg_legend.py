@@ -18,17 +18,18 @@ from ordnance.core.maps.terrain import Feature, TerrainChart
 from ordnance.core.maps.verdict import LosVerdict
 
 if TYPE_CHECKING:
-    from ordnance.core.maps.svg import ArcView
+    from ordnance.core.maps.svg import ArcView, SightView
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 LOS_COLOUR, PAIR_COLOUR, HIND_COLOUR = "#c62828", "#1e88e5", "#d32f2f"
-CROSSED_COLOUR, ARC_COLOUR = "#f9a825", "#7b1fa2"
+CROSSED_COLOUR, ARC_COLOUR, SEEN_COLOUR = "#f9a825", "#7b1fa2", "#00897b"
 KEYS = {
     "crossed": (CROSSED_COLOUR, "hex the LOS crosses"),
     "pair": (PAIR_COLOUR, "pair along a hexside"),
     "hindrance": (HIND_COLOUR, "+N hindrance at that range"),
     "block": (HIND_COLOUR, "what blocks the LOS"),
     "arc": (ARC_COLOUR, "in the arc"),
+    "seen": (SEEN_COLOUR, "in the unit's line of sight (+N hindrance)"),
 }
 
 
@@ -42,6 +43,7 @@ class Legend:
     badges: Mapping[str, str]
     los: LosVerdict | None
     arc: ArcView | None
+    seen: SightView | None = None
 
 
 def legend_svg(
@@ -61,6 +63,8 @@ def legend_svg(
             entries.append(("key", "block"))
     if legend.arc is not None:
         entries.append(("key", "arc"))
+    if legend.seen is not None:
+        entries.append(("key", "seen"))
     font = u * 0.36
     labels = [_label(legend, kind, name) for kind, name in entries]
     widest = max((text_width(label, font) for label in labels), default=0.0)
@@ -77,6 +81,10 @@ def legend_svg(
     arc, los = legend.arc, legend.los
     if arc is not None:
         lines.append(f"Arc: {arc.label or arc.arc} from {m.label(arc.origin)}")
+    if legend.seen is not None:
+        seen = legend.seen
+        who = f"{seen.label} in " if seen.label else ""
+        lines.append(f"Line of sight: {who}{m.label(seen.origin)} sees {len(seen.seen)} hexes")
     if los is not None:
         lines.append(f"LOS ({los.game}): {los.explanation}")
         if los.cover is not None:

@@ -27,8 +27,8 @@ from typing import Any
 
 from ordnance.core.hexgrid import Hex, Hexside, SameRange, Sighting, SightLine
 from ordnance.core.maps.model import GameMap, Place
+from ordnance.core.maps.sweep_rule import SweepRule
 from ordnance.core.maps.terrain import TerrainChart
-from ordnance.core.maps.visibility import SweepRule
 from ordnance.core.rulings import Ruling
 
 

@@ -14,15 +14,19 @@ per hex what that hex does to a line passing through it, and to a line starting 
 it. Each answer becomes one small number: the hindrance, or the limit itself when it blocks;
 a line is then blocked exactly when the numbers of its steps (the larger of two steps at one
 range, for a game that counts only the largest per range; a pair along a hexside by the game's
-pair rule) add up to the limit. The hexes a line meets depend only on its displacement
-(:mod:`ordnance.core.hexgrid.los`), so :meth:`Visibility.all_pairs` lays each displacement's
-steps over every firer at once, with the map packed into one Python integer of 8-bit lanes
-(one lane per hex; a shift moves every firer one step, one addition adds every lane).
+pair rule) add up to the limit. Only the hexes a line of the map can meet are asked (the
+map's *ring*, see :class:`_Box`). The hexes a line meets depend only on its displacement
+(:mod:`ordnance.core.hexgrid.los`), so the lines out of every hex share their beginnings:
+:meth:`Visibility.all_pairs` and :meth:`Visibility.visible_from` walk that fan of beginnings
+once, for every firer at once, with numpy (:mod:`ordnance.core.maps.fan`);
+:meth:`Visibility.seen` walks one line.
 
 That reading holds where the ground is level and no hexside has a feature. Any other line (an
-end or a hex met on a different level, or a hex beside a wall or hedge) is handed to the judge
-itself, one line at a time, so the answer is the judge's in every case. Games without a
-:class:`SweepRule` are judged line by line throughout.
+end on a different level or beside a wall or hedge, or a line meeting such a hex before it is
+blocked) is handed to the judge itself, one line at a time, so the answer is the judge's in
+every case. A line blocked before it meets such a hex is blocked for the judge too: the judge
+walks from the firer and stops at the first block, and the hexes before it read the same.
+Games without a :class:`SweepRule` are judged line by line throughout.
 
 >>> from ordnance.core.hexgrid import GridLabels, Sight, SightRule, TerrainTable, trace
 >>> from ordnance.core.maps.model import GameMap
@@ -48,14 +52,18 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
-from ordnance.core.hexgrid import Hex, SameRange, Sight, SightLine, SightRule, Terrain
+import numpy as np
+import numpy.typing as npt
+
+from ordnance.core.hexgrid import Hex, SameRange, Sight, SightLine
 from ordnance.core.hexgrid.los import iter_steps
+from ordnance.core.maps.fan import CORNER_PAIRS, NEIGHBOURS, SPECIAL, FanTables, fan_sweep
 from ordnance.core.maps.levels import Ends
 from ordnance.core.maps.model import GameMap
+from ordnance.core.maps.sweep_rule import SweepRule
 
 if TYPE_CHECKING:
     from ordnance.core.maps.verdict import LosJudge
@@ -65,24 +73,12 @@ __all__ = ["AllPairs", "Seen", "SweepRule", "Visibility"]
 # What one line comes to: None when blocked, else the hindrance total.
 Seen = int | None
 Offset = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class SweepRule:
-    """What a ruleset offers for judging many lines at once (see the module docstring).
-
-    ``terrain`` makes the game's own :class:`~ordnance.core.hexgrid.Terrain` for a map and the
-    two ends' levels; ``rule`` is the game's sight rule; ``limit`` the accumulated hindrance
-    that blocks a line, or None when the game has no such limit.
-    """
-
-    terrain: Callable[[GameMap, Ends], Terrain]
-    rule: SightRule
-    limit: Callable[[], int | None] = lambda: None
+IntArray = npt.NDArray[np.int64]
 
 
 # A place far off any map: the other end of the made-up lines a hex is asked about.
 _FAR, _FARTHER = Hex(1 << 20, 0), Hex(1 << 21, 0)
+_INNER_LINE = SightLine(_FAR, _FARTHER)
 
 # The kinds of step groups a line is made of (see _plan).
 _INNER, _TARGET, _PAIR, _TWO, _TWO_TO_TARGET = range(5)
@@ -135,9 +131,12 @@ def _plan(dq: int, dr: int, per_range_max: bool, target_counts: bool) -> tuple[G
 class _Box:
     """The map's hexes numbered column by column in a box one hex larger all round.
 
-    A line between two hexes of the map can pass through half hexes just off it (along its
-    zigzag edge), never farther: rounding a point of the line to a hex moves each coordinate by
-    at most one. Moving every hex by one displacement is then adding one constant to its cell.
+    A line between two hexes of the map meets only hexes of its *ring*: hexes whose ``q``
+    lies within the map's and whose ``2r + q`` (twice the row) lies within one of the map's.
+    The centres of the map's hexes lie in a rectangle of the plane, so does any line between
+    two of them, and a hex met by the line holds a point of it: its centre is at most two
+    thirds of a column across and half a hex up or down from that point. The ring lies inside
+    the box; moving every hex by one displacement is adding one constant to its cell.
     """
 
     def __init__(self, hexes: list[Hex]) -> None:
@@ -146,21 +145,43 @@ class _Box:
         self.height = max(h.r for h in hexes) + 2 - self.r0
         self.width = max(h.q for h in hexes) + 2 - self.q0
         self.cells = self.width * self.height
+        ys = [2 * h.r + h.q for h in hexes]
+        self.x_low, self.x_high = self.q0 + 1, self.q0 + self.width - 2
+        self.y_low, self.y_high = min(ys), max(ys)
+        q = np.repeat(np.arange(self.width), self.height) + self.q0
+        r = np.tile(np.arange(self.height), self.width) + self.r0
+        y = 2 * r + q
+        self.ring = (
+            (q >= self.x_low) & (q <= self.x_high) & (y >= self.y_low - 1) & (y <= self.y_high + 1)
+        )
 
     def cell(self, hex: Hex) -> int:
         return (hex.q - self.q0) * self.height + (hex.r - self.r0)
 
-    def hexes(self) -> Iterator[Hex]:
-        for column in range(self.width):
-            for row in range(self.height):
-                yield Hex(self.q0 + column, self.r0 + row)
+    def hex(self, cell: int) -> Hex:
+        return Hex(self.q0 + cell // self.height, self.r0 + cell % self.height)
 
     def offset(self, q: int, r: int) -> int:
         return q * self.height + r
 
+    def shifted(self, values: IntArray, toward: Offset, fill: int) -> IntArray:
+        """Each cell's value at the cell ``toward`` from it (``fill`` off the box)."""
+        grid = values.reshape(self.width, self.height)
+        out = np.full_like(grid, fill)
+        dq, dr = toward
+        w, h = self.width, self.height
+        out[max(0, -dq) : min(w, w - dq), max(0, -dr) : min(h, h - dr)] = grid[
+            max(0, dq) : min(w, w + dq), max(0, dr) : min(h, h + dr)
+        ]
+        return out.ravel()
+
 
 class _Compiled:
-    """A map read once through a game's terrain: one number per hex and role (see module)."""
+    """A map read once through a game's terrain: one number per hex and role (see module).
+
+    Only the ring's hexes are asked as hexes passed through, only the map's as firer and
+    target; every other cell reads as blocking (no line of the map meets it).
+    """
 
     def __init__(self, game_map: GameMap, sweep: SweepRule) -> None:
         self.map_hexes = list(game_map)
@@ -170,38 +191,51 @@ class _Compiled:
         rule = self.rule = sweep.rule
         self.per_range_max = rule.same_range is SameRange.MAX
         terrain = sweep.terrain(game_map, Ends(self.level, self.level))
-        cells = list(box.hexes())
-        inner = [terrain.hex_sight(h, SightLine(_FAR, _FARTHER)) for h in cells]
-        firer = [terrain.hex_sight(h, SightLine(h, _FAR)) for h in cells]
-        target = [terrain.hex_sight(h, SightLine(_FAR, h)) for h in cells]
+        ring = [int(c) for c in np.flatnonzero(box.ring)]
+        on_map = [box.cell(h) for h in self.map_hexes]
+        self.map_cells = np.array(on_map, dtype=np.int64)
+        ids: dict[Sight, int] = {}
+        inner_id = np.full(box.cells, -1, dtype=np.int64)
+        for c in ring:
+            inner_id[c] = ids.setdefault(terrain.hex_sight(box.hex(c), _INNER_LINE), len(ids))
+        sights = list(ids)
+        firer = [terrain.hex_sight(h, SightLine(h, _FAR)) for h in self.map_hexes]
+        target = [terrain.hex_sight(h, SightLine(_FAR, h)) for h in self.map_hexes]
         # Hexes a line must be judged by the judge itself through: another level, or beside a
         # hexside with a feature.
-        special = [game_map.elevation(h) != self.level for h in cells]
+        special = np.zeros(box.cells, dtype=bool)
+        for c in ring:
+            special[c] = game_map.elevation(box.hex(c)) != self.level
         for side in game_map.hexsides:
             for h in side.hexes:
                 if 0 <= h.q - box.q0 < box.width and 0 <= h.r - box.r0 < box.height:
                     special[box.cell(h)] = True
-        self.special = special
-        self.has_special = any(special)
+        self.special_cells = special
+        self.special = special.tolist()
+        self.has_special = bool(special.any())
         limit = sweep.limit()
         if limit is None:
             # No limit: blocking must still read as more than any clear line can add up to.
-            most = max((s.hindrance for s in (*inner, *firer, *target)), default=0)
+            most = max((s.hindrance for s in (*sights, *firer, *target)), default=0)
             limit = 1 + most * (2 * (box.width + box.height) + 2)
-        self.cap = limit
-        self.inner = [self.encode(s) for s in inner]
-        self.firer = [self.encode(s) for s in firer] if rule.firer_hex else [0] * len(cells)
-        self.target = [self.encode(s) for s in target]
-        self.inner_sights = inner
-        self.on_map = [False] * len(cells)
-        for h in self.map_hexes:
-            self.on_map[box.cell(h)] = True
-        self._pairs: dict[tuple[int, Offset], list[int]] = {}
+        self.cap = cap = limit
+        coded = np.array([self.encode(s) for s in sights] + [cap], dtype=np.int64)
+        self.inner_sights = sights
+        self.inner_id = inner_id  # -1 (off the ring) reads the last code: blocking
+        self.inner = coded[inner_id]
+        self.firer = np.zeros(box.cells, dtype=np.int64)
+        if rule.firer_hex:
+            self.firer[self.map_cells] = [self.encode(s) for s in firer]
+        self.target = np.full(box.cells, cap, dtype=np.int64)
+        self.target[self.map_cells] = [self.encode(s) for s in target]
+        self.index = {h: number for number, h in enumerate(self.map_hexes)}
+        self._pairs: dict[tuple[int, Offset], IntArray] = {}
+        self._lists: dict[tuple[int, Offset], list[int]] = {}
 
     def encode(self, sight: Sight) -> int:
         return self.cap if sight.blocks else min(sight.hindrance, self.cap)
 
-    def values(self, kind: int, toward: Offset) -> list[int]:
+    def pair_values(self, kind: int, toward: Offset) -> IntArray:
         """The number of each cell's group of ``kind`` (the group's first hex in that cell)."""
         if kind == _INNER:
             return self.inner
@@ -210,22 +244,28 @@ class _Compiled:
         key = (kind, toward)
         made = self._pairs.get(key)
         if made is None:
-            step = self.box.offset(*toward)
-            cells = self.box.cells
-            made = []
-            for c in range(cells):
-                d = c + step
-                if not 0 <= d < cells:
-                    made.append(0)  # off the box: no line of the map has this group here
-                elif kind == _PAIR:
-                    made.append(
-                        self.encode(self.rule.pair(self.inner_sights[c], self.inner_sights[d]))
-                    )
-                elif kind == _TWO:
-                    made.append(max(self.inner[c], self.inner[d]))
-                else:
-                    made.append(max(self.inner[c], self.target[d]))
+            cap, box = self.cap, self.box
+            if kind == _PAIR:
+                n = len(self.inner_sights)
+                table = np.full((n + 1, n + 1), cap, dtype=np.int64)
+                for i, a in enumerate(self.inner_sights):
+                    for j, b in enumerate(self.inner_sights):
+                        table[i, j] = self.encode(self.rule.pair(a, b))
+                other = box.shifted(self.inner_id, toward, -1)
+                made = table[self.inner_id, other]
+            elif kind == _TWO:
+                made = np.maximum(self.inner, box.shifted(self.inner, toward, cap))
+            else:
+                made = np.maximum(self.inner, box.shifted(self.target, toward, cap))
             self._pairs[key] = made
+        return made
+
+    def values(self, kind: int, toward: Offset) -> list[int]:
+        """:meth:`pair_values` as a list, for lines judged one at a time."""
+        key = (kind, toward)
+        made = self._lists.get(key)
+        if made is None:
+            made = self._lists[key] = self.pair_values(kind, toward).tolist()
         return made
 
     def plan(self, dq: int, dr: int) -> tuple[Group, ...]:
@@ -258,7 +298,7 @@ class Visibility:
         if special[here] or special[box.cell(target)]:
             return self.judged(firer, target)
         cap = compiled.cap
-        total = compiled.firer[here]
+        total = int(compiled.firer[here])
         for kind, q, r, tq, tr in compiled.plan(target.q - firer.q, target.r - firer.r):
             cell = here + box.offset(q, r)
             if special[cell] or (kind >= _PAIR and special[cell + box.offset(tq, tr)]):
@@ -270,226 +310,149 @@ class Visibility:
 
     def visible_from(self, firer: Hex) -> dict[Hex, int]:
         """Every other hex of the map ``firer`` can see, with the hindrance of that line."""
-        seen: dict[Hex, int] = {}
-        for target in self.game_map:
-            if target != firer:
-                value = self.seen(firer, target)
-                if value is not None:
-                    seen[target] = value
-        return seen
+        if firer not in self.game_map:
+            return {
+                target: value
+                for target in self.game_map
+                if target != firer and (value := self.judged(firer, target)) is not None
+            }
+        pairs = self._sweep([firer])
+        return {
+            target: value
+            for target in self.game_map
+            if target != firer and (value := pairs[firer, target]) is not None
+        }
 
     def all_pairs(self) -> AllPairs:
         """Every ordered pair of hexes of the map, judged at once."""
-        if self._compiled is None:
-            pairs = AllPairs(self.game_map)
-            for firer in self.game_map:
-                for target in self.game_map:
-                    if firer != target:
-                        pairs.add(firer, target, self.judged(firer, target))
+        return self._sweep(list(self.game_map))
+
+    def _sweep(self, firers: list[Hex]) -> AllPairs:
+        """Every line from ``firers`` (hexes of the map) to every other hex of the map: by the
+        fan (:mod:`ordnance.core.maps.fan`), and by the judge for lines from, to or through a
+        special hex (or all of them, for a game without a :class:`SweepRule`)."""
+        hexes = list(self.game_map)
+        index = {h: number for number, h in enumerate(hexes)}
+        compiled = self._compiled
+        wide = compiled is not None and compiled.cap >= 1 << 15
+        pairs = AllPairs(self.game_map, firers, index, wide=wide)
+        if compiled is None:
+            for row, firer in enumerate(firers):
+                for target in hexes:
+                    if target != firer:
+                        pairs.add(row, firer, target, self.judged(firer, target))
             return pairs
-        return _Sweep(self, self._compiled).run()
+        special, box = compiled.special, compiled.box
+        plain = [row for row, h in enumerate(firers) if not special[box.cell(h)]]
+        tables = _fan_tables(compiled)
+        origins = np.array([tables.cell(firers[row]) for row in plain], dtype=np.int64)
+        result = fan_sweep(tables, origins, np.array(plain, dtype=np.int64), pairs.grid)
+        pairs.clear += result.clear
+        pairs.hindrance += result.hindrance
+        for rows, target_cells in result.judge:
+            for row, cell in zip(rows.tolist(), target_cells.tolist(), strict=True):
+                firer, target = firers[row], tables.hex(cell)
+                pairs.add(row, firer, target, self.judged(firer, target))
+        # Lines from or to a special hex: the judge's, every one.
+        special_hexes = [h for h in hexes if special[box.cell(h)]]
+        for row, firer in enumerate(firers):
+            targets = hexes if special[box.cell(firer)] else special_hexes
+            for target in targets:
+                if target != firer:
+                    pairs.add(row, firer, target, self.judged(firer, target))
+        return pairs
 
 
-@dataclass
+def _fan_tables(c: _Compiled) -> FanTables:
+    """The compiled numbers laid on the fan's grid: the box with two more boxes each way
+    (every cell a line from the box can reach, by any displacement within the box)."""
+    box = c.box
+    width, height = box.width, box.height
+    grid_h, grid_w = 3 * height, 3 * width
+    cap = c.cap
+
+    def padded(values: IntArray, fill: int = cap) -> IntArray:
+        out = np.full((grid_w, grid_h), fill, dtype=np.int64)
+        out[width : 2 * width, height : 2 * height] = values.reshape(width, height)
+        return out.ravel()
+
+    special = c.special_cells
+
+    def marked(values: IntArray, toward: Offset | None) -> IntArray:
+        """``values`` with SPECIAL where the cell (or its cell ``toward``) is special."""
+        out = values.copy()
+        hit = special.copy()
+        if toward is not None:
+            hit |= box.shifted(special.astype(np.int64), toward, 0).astype(bool)
+        out[hit] = SPECIAL
+        return out
+
+    tables = [padded(marked(c.inner, None)), padded(c.target)]
+    for (aq, ar), (bq, br) in CORNER_PAIRS:
+        toward = (bq - aq, br - ar)
+        tables.append(padded(marked(c.pair_values(_PAIR, toward), toward)))
+    for toward in NEIGHBOURS:
+        tables.append(padded(marked(c.pair_values(_TWO, toward), toward)))
+    for toward in NEIGHBOURS:
+        tables.append(padded(marked(c.pair_values(_TWO_TO_TARGET, toward), None)))
+    tables.append(np.zeros_like(tables[0]))
+    where = np.full(box.cells, -1, dtype=np.int64)
+    where[c.map_cells] = np.arange(len(c.map_hexes))
+    where[c.map_cells[special[c.map_cells]]] = -2
+    return FanTables(
+        q0=box.q0 - width,
+        r0=box.r0 - height,
+        height=grid_h,
+        # The narrowest numbers that hold the limit: the tables are read at random.
+        tables=np.stack(tables).astype(np.min_scalar_type(-cap)),
+        firer=padded(c.firer, 0),
+        where=padded(where, -1),
+        cap=cap,
+        per_range_max=c.per_range_max,
+        target_counts=c.rule.target_hex,
+        has_special=c.has_special,
+        x_span=box.x_high - box.x_low,
+        y_span=box.y_high - box.y_low,
+    )
+
+
 class AllPairs:
-    """The answer for every ordered pair: counts, and each pair's :data:`Seen` on request."""
+    """The answer for every line from some hexes of a map (its firers) to every other hex.
 
-    game_map: GameMap
-    pairs: int = 0
-    clear: int = 0
-    hindrance: int = 0  # summed over the clear pairs
-    _lines: dict[tuple[Hex, Hex], Seen] = field(default_factory=dict, repr=False)
-    _packed: dict[Offset, tuple[int, int, int]] = field(default_factory=dict, repr=False)
-    _read: Callable[[Offset, int, int, int, int], Seen] | None = field(default=None, repr=False)
-    _cell: Callable[[Hex], int] | None = field(default=None, repr=False)
+    ``pairs``, ``clear`` and ``hindrance`` (summed over the clear lines) count them; ``[firer,
+    target]`` is one line's :data:`Seen`.
+    """
 
-    def add(self, firer: Hex, target: Hex, seen: Seen) -> None:
-        self._lines[firer, target] = seen
-        self.pairs += 1
+    def __init__(
+        self, game_map: GameMap, firers: list[Hex], index: dict[Hex, int], *, wide: bool = False
+    ) -> None:
+        self.game_map = game_map
+        self._rows = {h: row for row, h in enumerate(firers)}
+        self._index = index
+        # Each line's hindrance plus one; 0 when blocked (32 bits for a game without a limit
+        # on a map large enough that a line's hindrance might not fit in 16).
+        dtype = np.int32 if wide else np.int16
+        self.grid: npt.NDArray[np.signedinteger[Any]] = np.zeros(
+            (len(firers), len(index)), dtype=dtype
+        )
+        self.pairs = len(firers) * (len(index) - 1)
+        self.clear = 0
+        self.hindrance = 0
+
+    def add(self, row: int, firer: Hex, target: Hex, seen: Seen) -> None:
+        """One line's answer from elsewhere (the judge)."""
         if seen is not None:
+            self.grid[row, self._index[target]] = seen + 1
             self.clear += 1
             self.hindrance += seen
 
     def __getitem__(self, pair: tuple[Hex, Hex]) -> Seen:
         """The answer for one ordered pair (firer, target) of the map's hexes."""
         firer, target = pair
-        if pair in self._lines:
-            return self._lines[pair]
-        if self._read is None or self._cell is None:
+        if firer not in self._rows or target not in self._index or firer == target:
             raise KeyError(pair)
-        d = (target.q - firer.q, target.r - firer.r)
-        low, sums, clear = self._packed[d]
-        return self._read(d, self._cell(firer) - low, low, sums, clear)
+        value = int(self.grid[self._rows[firer], self._index[target]])
+        return None if value == 0 else value - 1
 
-
-class _Sweep:
-    """Every displacement's steps laid over every firer at once (see the module docstring)."""
-
-    def __init__(self, visibility: Visibility, compiled: _Compiled) -> None:
-        self.visibility = visibility
-        self.c = compiled
-        # The narrowest lanes that hold the limit twice over below their top bit.
-        bits = self.BITS = next(b for b in (8, 16, 32, 64) if compiled.cap * 2 < 1 << (b - 1))
-        top = bits - 1
-        # Groups laid between two normalisations: every lane stays below the top bit.
-        self.every = min(8, ((1 << top) - 1 - compiled.cap) // compiled.cap)
-        cells = compiled.box.cells
-        self.lane_top = _pack([1 << top] * cells, bits)
-        self.lane_add = _pack([(1 << top) - compiled.cap] * cells, bits)
-        self.lane_cap = _pack([compiled.cap] * cells, bits)
-        plain = [m and not s for m, s in zip(compiled.on_map, compiled.special, strict=True)]
-        self.on_map = _bits(compiled.on_map)
-        self.plain = _bits(plain)
-        self.special = _bits(compiled.special)
-        height = compiled.box.height
-        column = sum(1 << row for row in range(height))
-        repeat = sum(1 << (c * height) for c in range(compiled.box.width))
-        self.rows = {
-            # Firers whose row moved by ``dr`` stays in the column (else it wraps to the next).
-            dr: ((column >> dr) if dr >= 0 else (column & (column << -dr))) * repeat
-            for dr in range(-height, height + 1)
-        }
-        self.firer = _pack(compiled.firer, bits)
-        self.arrays: dict[tuple[int, Offset], int] = {}
-
-    def array(self, kind: int, toward: Offset) -> int:
-        key = (kind, toward)
-        packed = self.arrays.get(key)
-        if packed is None:
-            packed = self.arrays[key] = _pack(self.c.values(kind, toward), self.BITS)
-        return packed
-
-    def run(self) -> AllPairs:
-        c = self.c
-        box = c.box
-        result = AllPairs(self.visibility.game_map)
-        span_q = box.width - 2
-        span_r = box.height - 2
-        for dq in range(-span_q, span_q + 1):
-            for dr in range(-span_r, span_r + 1):
-                if dq or dr:
-                    self.displacement(dq, dr, result)
-        result._read = self.read
-        result._cell = box.cell
-        return result
-
-    def displacement(self, dq: int, dr: int, result: AllPairs) -> None:
-        c, bits = self.c, self.BITS
-        shift = c.box.offset(dq, dr)
-        moved = self.on_map >> shift if shift >= 0 else self.on_map << -shift
-        ends = self.on_map & moved & self.rows[dr]
-        if not ends:
-            return
-        plain_moved = self.plain >> shift if shift >= 0 else self.plain << -shift
-        fast = ends & self.plain & plain_moved
-        for cell in _ones(ends & ~fast):
-            self.judge_one(cell, dq, dr, result)
-        if not fast:
-            return
-        low = (fast & -fast).bit_length() - 1
-        firers = fast >> low
-        width = firers.bit_length()
-        sums = self.firer >> (bits * low)
-        special = 0
-        height = c.box.height
-        has_special = c.has_special
-        every = count = self.every
-        firer_top = _widen(firers, width, bits) & self.lane_top
-        inner = self.array(_INNER, (0, 0))
-        arrays = self.arrays
-        for kind, q, r, tq, tr in _groups(dq, dr, c.per_range_max, c.rule.target_hex):
-            at = low + q * height + r
-            if kind == _INNER:
-                sums += inner >> (bits * at)
-            else:
-                packed = arrays.get((kind, (tq, tr)))
-                if packed is None:
-                    packed = self.array(kind, (tq, tr))
-                sums += packed >> (bits * at)
-            if has_special:
-                special |= self.special >> at
-                if kind >= _PAIR:
-                    special |= self.special >> (at + tq * height + tr)
-            count -= 1
-            if not count:
-                count = every
-                sums, over = self.normalise(sums, low)
-                if over & firer_top == firer_top:
-                    break  # every line is blocked: the rest changes nothing
-        sums, over = self.normalise(sums, low)
-        sums &= (1 << (bits * width)) - 1
-        clear_top = firer_top & ~over
-        if special:
-            # Lines that met a hex the judge must see (before or after a block): the judge's.
-            for lane in _ones(special & firers):
-                clear_top &= ~(1 << (bits * lane + bits - 1))
-                self.judge_one(low + lane, dq, dr, result)
-            firers &= ~special
-        result.pairs += firers.bit_count()
-        result.clear += clear_top.bit_count()
-        result.hindrance += _lane_total(sums & _widen_top(clear_top, bits), bits)
-        result._packed[dq, dr] = (low, sums, clear_top)
-
-    def normalise(self, sums: int, low: int) -> tuple[int, int]:
-        """Lanes at or over the limit set to the limit; also which lanes those are (top bits)."""
-        bits = self.BITS
-        over = (sums + (self.lane_add >> (bits * low))) & (self.lane_top >> (bits * low))
-        full = (over - (over >> (bits - 1))) | over
-        return (sums & ~full) | ((self.lane_cap >> (bits * low)) & full), over
-
-    def judge_one(self, cell: int, dq: int, dr: int, result: AllPairs) -> None:
-        box = self.c.box
-        firer = Hex(box.q0 + cell // box.height, box.r0 + cell % box.height)
-        target = Hex(firer.q + dq, firer.r + dr)
-        result.add(firer, target, self.visibility.judged(firer, target))
-
-    def read(self, d: Offset, lane: int, low: int, sums: int, clear: int) -> Seen:
-        bits = self.BITS
-        if lane < 0 or not clear >> (bits * lane + bits - 1) & 1:
-            return None
-        return sums >> (bits * lane) & ((1 << bits) - 1)
-
-
-def _pack(values: list[int], bits: int) -> int:
-    width = bits // 8
-    return int.from_bytes(b"".join(v.to_bytes(width, "little") for v in values), "little")
-
-
-def _bits(flags: list[bool]) -> int:
-    return int("".join("1" if f else "0" for f in reversed(flags)) or "0", 2)
-
-
-def _ones(value: int) -> Iterator[int]:
-    while value:
-        low = value & -value
-        yield low.bit_length() - 1
-        value ^= low
-
-
-@functools.cache
-def _widening(bits: int) -> list[bytes]:
-    """For each byte of flags, its eight lanes of ``bits`` ones or zeros."""
-    lane = bits // 8
-    return [
-        b"".join((b"\xff" if byte >> bit & 1 else b"\x00") * lane for bit in range(8))
-        for byte in range(256)
-    ]
-
-
-def _widen(flags: int, width: int, bits: int) -> int:
-    """Each flag bit widened to a whole lane of ones."""
-    raw = flags.to_bytes((width + 7) // 8, "little")
-    return int.from_bytes(b"".join(map(_widening(bits).__getitem__, raw)), "little")
-
-
-def _widen_top(tops: int, bits: int) -> int:
-    """Lanes whose top bit is set, widened to whole lanes of ones."""
-    return (tops - (tops >> (bits - 1))) | tops
-
-
-def _lane_total(lanes: int, bits: int) -> int:
-    data = lanes.to_bytes((lanes.bit_length() + bits - 1) // bits * (bits // 8), "little")
-    width = bits // 8
-    if width == 1:
-        return sum(data)
-    return sum(int.from_bytes(data[i : i + width], "little") for i in range(0, len(data), width))
+    def __repr__(self) -> str:
+        return f"AllPairs(pairs={self.pairs}, clear={self.clear}, hindrance={self.hindrance})"
