@@ -104,7 +104,7 @@ def script(page: Path) -> str:
     return "\n".join(parts) + "\n"
 
 
-RUNNABLE = [page for page in PAGES if any(b.lang == RUN_LANG for b in blocks(page))]
+RUNNABLE = [page for page in [README, *PAGES] if any(b.lang == RUN_LANG for b in blocks(page))]
 
 
 def test_every_page_has_been_found():
@@ -112,7 +112,7 @@ def test_every_page_has_been_found():
     assert len(RUNNABLE) >= 8
 
 
-@pytest.mark.parametrize("doc", RUNNABLE, ids=lambda doc: str(doc.relative_to(DOCS)))
+@pytest.mark.parametrize("doc", RUNNABLE, ids=lambda doc: str(doc.relative_to(ROOT)))
 def test_page_commands_exit_as_documented(doc: Path, tmp_path: Path):
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     (tmp_path / "docs").mkdir()
@@ -145,7 +145,7 @@ def test_every_command_block_is_run_or_says_why_not():
     """A command shown outside a `sh` block would escape the check above."""
     stray = [
         f"{block.page.relative_to(ROOT)}:{block.line}"
-        for page in PAGES
+        for page in [README, *PAGES]
         for block in blocks(page)
         if block.lang in {"", "bash", "shell", "console"}
         and any(line.lstrip().startswith("ordnance ") for line in block.text.splitlines())
@@ -161,7 +161,7 @@ def test_a_skipped_block_says_why():
 
 def test_examples_in_the_pages_run():
     attempted = 0
-    for page in PAGES:
+    for page in [README, *PAGES]:
         if ">>> " not in page.read_text(encoding="utf-8"):
             continue
         results = doctest.testfile(str(page), module_relative=False)
