@@ -23,7 +23,7 @@ from ordnance.cli.groups import app
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reference" / "cli.md"
-WIDTH = 88
+WIDTH = 80
 
 HEADER = """\
 # Command line reference
