@@ -4,18 +4,18 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck unit docs bench clean
 
 $(STAMP): pyproject.toml requirements/lock.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c requirements/lock.txt -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c requirements/lock.txt -e '.[dev,docs]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m ordnance.cli.tour
 
-test: $(STAMP) lint typecheck unit
+test: $(STAMP) lint typecheck unit docs
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -30,6 +30,12 @@ unit: $(STAMP)
 	bash scripts/ensure_chromium.sh
 	$(BIN)/pytest
 
+# The documentation site (mkdocs.yml): the CLI reference regenerated from the CLI's own help,
+# then a strict build into site/. NO_MKDOCS_2_WARNING silences Material's notice about MkDocs 2.
+docs: $(STAMP)
+	$(BIN)/python scripts/gen_cli_reference.py
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_odds.py
 	$(BIN)/python benchmarks/bench_ledger.py
@@ -40,4 +46,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_web.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) site .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         _fail(f"bad input: nested too deeply to read (the limit is {MAX_NESTING} levels)")
         return EXIT_BAD_INPUT
     except MemoryError:
-        _fail("bad input: too large to handle in memory (see 'Limits' in the README)")
+        _fail("bad input: too large to handle in memory (see 'Limits' in the documentation)")
         return EXIT_BAD_INPUT
     except Exception as error:
         missing = _missing_extra(error)

@@ -1,10 +1,10 @@
-"""The largest number, size and depth a user may give, in one place (README: "Limits").
+"""The largest number, size and depth a user may give, in one place (docs: "Limits").
 
 Every number, file and structure the program reads from a user is bounded, so that no input,
 however large, makes a command hang, run out of memory or overflow Python's stack: beyond a
 bound the input is refused as :class:`~ordnance.core.errors.BadInput` (one line, exit 2). The
 bounds are generous for play (an ASL map of 8 boards has 2,640 hexes; a scenario nests 5
-levels deep) and each is named here, so the README table and the code cannot drift apart.
+levels deep) and each is named here, so the documented table and the code cannot drift apart.
 (How much of an offending text a message quotes, ``SHOWN_CHARACTERS``, lives beside BadInput,
 which cuts it short.)
 
