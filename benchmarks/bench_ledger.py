@@ -88,9 +88,10 @@ def play(service: GameService, made: NewGame, commands: int) -> tuple[float, int
             for text in game.rules.legal_actions(game.state, side)
         ]
         side, text = chooser.choice(options)
+        words = shlex.split(text)  # the client's parsing of its text, not the service's work
         started = time.process_time()
         try:
-            service.do(made.game, side, made.tokens[side], shlex.split(text))
+            service.do(made.game, side, made.tokens[side], words)
         except OrdnanceError:
             continue  # a shot the dice made illegal after the probe (a malfunction): not stored
         finally:
@@ -107,17 +108,17 @@ def plain_inserts(path: Path, game: str, log: list[Entry]) -> float:
     connection.execute("CREATE TABLE games (id TEXT PRIMARY KEY, version INTEGER NOT NULL)")
     connection.execute(
         "CREATE TABLE entries (game_id TEXT, seq INTEGER, type TEXT, side TEXT, body TEXT,"
-        " prev TEXT, hash TEXT, PRIMARY KEY (game_id, seq))"
+        " prev TEXT, hash TEXT, sig TEXT, PRIMARY KEY (game_id, seq))"
     )
     connection.execute("INSERT INTO games VALUES (?, 1)", (game,))
-    rows = [(game, e.seq, e.type, e.side, canonical(e.body), e.prev, e.hash) for e in log]
+    rows = [(game, e.seq, e.type, e.side, canonical(e.body), e.prev, e.hash, e.sig) for e in log]
     started = time.process_time()
     for row in rows:
         connection.execute("BEGIN IMMEDIATE")
         connection.execute(
             "UPDATE games SET version = ? WHERE id = ? AND version = ?", (row[1] + 1, game, row[1])
         )
-        connection.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+        connection.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
         connection.execute("COMMIT")
     spent = time.process_time() - started
     connection.close()
