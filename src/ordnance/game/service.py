@@ -56,7 +56,7 @@ from ordnance.game.fairdice import (
     new_server_seed,
     parse_entered,
 )
-from ordnance.game.fold import Game, apply_entry, command_body
+from ordnance.game.fold import Game, apply_entry, command_body, resolve_command
 from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import export_text, header_game, read_verified
 from ordnance.game.pbem import Invitation, ProbeDice, RollsNeeded, new_code, other_side
@@ -529,13 +529,13 @@ class GameService:
             )
         else:
             dice = PhysicalDice([parse_entered(t) for t in entered], game.dice.next_roll)
-        body = command_body(game, command, dice, dice.rolls)
+        body, folded = resolve_command(game, command, dice, dice.rolls)
         if isinstance(dice, PhysicalDice):
             dice.check_all_used()
         elif dice.rolls:
             body["entropy"] = entropy
         entry = self._sign(make_entry(game.version, "command", side, body, game.head))
-        after = apply_entry(game, entry)
+        after = apply_entry(game, entry, folded=folded)
         new: list[Entry] = [entry]
         if after.dice.mode == "fair" and after.rules.is_over(after.state):
             # The scenario is over: reveal the seed so every roll can be checked.
