@@ -34,6 +34,7 @@ ordnance.game.errors.NotAuthorized: not authorized: that is not the token of sid
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -63,7 +64,7 @@ from ordnance.game.pbem import Invitation, ProbeDice, RollsNeeded, new_code, oth
 from ordnance.game.scenario import Scenario, load_scenario_file
 from ordnance.game.signing import Signer, fingerprint
 from ordnance.game.storage import Store, database_url
-from ordnance.game.tokens import matches, new_token, token_mac
+from ordnance.game.tokens import mac_of_hash, new_token, token_hash, token_mac
 
 GAME_ID_BYTES = 6
 
@@ -180,6 +181,9 @@ class GameService:
         self._games: dict[str, Game] = {}
         # Token MACs never change once stored: read each once.
         self._token_macs: dict[tuple[str, str], str | None] = {}
+        # The SHA-256 of the token last found to match each MAC: the same token again is
+        # checked against it (constant-time) without a second HMAC.
+        self._token_seen: dict[tuple[str, str], str] = {}
         # The server seed of the epoch last rolled in, by its commitment (see _server_seed).
         self._seeds: dict[str, bytes] = {}
 
@@ -662,10 +666,17 @@ class GameService:
             game = self.game(game_id)
         game.check_side(side)
         key = (game_id, side)
-        if key not in self._token_macs:
-            self._token_macs[key] = self.store.token_hash(game_id, side)
-        if not matches(self.keys.token_key(), game_id, side, token, self._token_macs[key]):
-            raise NotAuthorized(game_id, side)
+        hashed = token_hash(token)
+        known = self._token_seen.get(key)
+        if known is None or not hmac.compare_digest(hashed, known):
+            if key not in self._token_macs:
+                self._token_macs[key] = self.store.token_hash(game_id, side)
+            stored = self._token_macs[key]
+            if stored is None or not hmac.compare_digest(
+                mac_of_hash(self.keys.token_key(), game_id, side, hashed), stored
+            ):
+                raise NotAuthorized(game_id, side)
+            self._token_seen[key] = hashed
         if game.by_email and game.side_keys.get(side) != self.signer.public_key:
             raise NotAuthorized(game_id, side)
         if expect_version is not None and expect_version != game.version:
