@@ -197,7 +197,8 @@ def save(store: Store, game: Game, signer: Signer) -> bool:
     }
     try:
         with store.writing() as connection:
-            connection.execute(snapshots.insert().values(**row))
+            # The row as parameters (not .values()): the statement is compiled once and cached.
+            connection.execute(snapshots.insert(), row)
             connection.execute(
                 snapshots.delete().where(
                     snapshots.c.game_id == game.id, snapshots.c.version < game.version
