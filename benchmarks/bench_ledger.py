@@ -3,12 +3,18 @@
 1. CPU time per command through :class:`ordnance.game.service.GameService` on a fresh SQLite
    file: each command is authorised, checked, resolved with fair dice, hashed, chained and
    committed (WAL) under the version guard. The commands are the bundled example's legal
-   actions, picked by a seeded pseudo-random choice (a simulation, not play between people);
-   choosing them is not timed.
-2. The baseline, in the same run: the very same entry rows inserted with the plain ``sqlite3``
-   module into a table of the same shape, one transaction each with the same version update:
-   the floor the storage itself sets. Both sides run with ``synchronous=OFF``, so that the
-   comparison is of CPU work, not of the disk's fsync (which only hides the gap).
+   actions, picked by a seeded pseudo-random choice (a simulation, not play between people).
+   The picking (the legal actions of every position) is not timed; the picked commands are
+   then sent again, one after the other, to a second copy of the game (same id, server seed
+   and client entropy, so the very same log, which is checked): that run is the measure. The
+   CPU per command of the first run, with the picking between commands, is printed too.
+2. The baseline, in the same run: the very same entry rows (every column, the signature
+   included) inserted with the plain ``sqlite3`` module into a table of the same shape, one
+   transaction each with the same version update, in a loop of just that: the floor the
+   storage itself sets. Both sides run with ``synchronous=OFF``, so that the comparison is of
+   CPU work, not of the disk's fsync (which only hides the gap). Then the parts of a command's
+   cost that can be measured alone on the same entries (signing, hashing, folding), and the
+   rest. See ``docs/ledger-speed.md``.
 3. Replay: events per second (all the events of the log, over the time to open the game) by a
    fresh service from the database, once from the first entry (snapshots not read) and once
    from the newest snapshot plus the entries after it (reading, checking against the chain and
@@ -22,12 +28,15 @@ Run: ``.venv/bin/python benchmarks/bench_ledger.py [--commands N]``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import shlex
 import sqlite3
 import statistics
 import tempfile
 import time
+import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +46,8 @@ from sqlalchemy import event
 
 from ordnance.core.errors import OrdnanceError
 from ordnance.game import fold, snapshots
-from ordnance.game.entries import Entry, canonical
+from ordnance.game import service as service_module
+from ordnance.game.entries import Entry, canonical, make_entry
 from ordnance.game.logfile import verify
 from ordnance.game.scenario import scenario_from_mapping
 from ordnance.game.service import GameService, NewGame
@@ -57,9 +67,9 @@ def median_seconds(work: Any) -> float:
     return statistics.median(spent)
 
 
-def open_fresh(url: str, game: str, *, from_snapshot: bool) -> fold.Game:
+def open_fresh(url: str, game: str, keys: Path, *, from_snapshot: bool) -> fold.Game:
     """The game as a new process opens it: a fresh service (its setup not timed)."""
-    service = GameService(url, snapshot_every=0)  # reads snapshots, writes none
+    service = GameService(url, keys=keys, snapshot_every=0)  # reads snapshots, writes none
     load = snapshots.load
     if not from_snapshot:
         snapshots.load = lambda *_: None  # type: ignore[assignment]
@@ -76,11 +86,15 @@ def open_fresh(url: str, game: str, *, from_snapshot: bool) -> fold.Game:
 OPENED: list[float] = []
 
 
-def play(service: GameService, made: NewGame, commands: int) -> tuple[float, int]:
-    """Send ``commands`` commands; the seconds spent inside the service, and how many stored."""
+Sent = tuple[str, list[str], str | None]  # side, words, the entropy its client sent
+
+
+def play(service: GameService, made: NewGame, commands: int) -> tuple[float, list[Sent]]:
+    """Send ``commands`` commands picked among the legal ones; the seconds spent inside the
+    service, and what was sent for each command stored."""
     chooser = random.Random(1)
-    spent, stored = 0.0, 0
-    while stored < commands:
+    spent, sent = 0.0, []
+    while len(sent) < commands:
         game = service.game(made.game)
         options = [
             (side, text)
@@ -88,15 +102,46 @@ def play(service: GameService, made: NewGame, commands: int) -> tuple[float, int
             for text in game.rules.legal_actions(game.state, side)
         ]
         side, text = chooser.choice(options)
+        words = shlex.split(text)  # the client's parsing of its text, not the service's work
         started = time.process_time()
         try:
-            service.do(made.game, side, made.tokens[side], shlex.split(text))
+            done = service.do(made.game, side, made.tokens[side], words)
         except OrdnanceError:
             continue  # a shot the dice made illegal after the probe (a malfunction): not stored
         finally:
             spent += time.process_time() - started
-        stored += 1
-    return spent, stored
+        sent.append((side, words, done.entries[0].body.get("entropy")))
+    return spent, sent
+
+
+def resend(service: GameService, made: NewGame, sent: list[Sent]) -> float:
+    """Send the same commands again, one after the other (nothing else between them)."""
+    started = time.process_time()
+    for side, words, entropy in sent:
+        service.do(made.game, side, made.tokens[side], words, entropy=entropy)
+    return time.process_time() - started
+
+
+@contextlib.contextmanager
+def game_id(fixed: str) -> Iterator[None]:
+    """Games made meanwhile get the id ``fixed``: the same id, server seed and client entropy
+    give the same rolls, so a second game of the same commands is the very same log."""
+    real = service_module.secrets
+    service_module.secrets = types.SimpleNamespace(token_hex=lambda _: fixed)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        service_module.secrets = real
+
+
+def made_game(folder: Path, name: str, scenario: Any) -> tuple[GameService, NewGame]:
+    """A service on a fresh SQLite file (synchronous=OFF), the key store in ``folder``, and the
+    bench's game in it (always the same id and server seed)."""
+    service = GameService(f"sqlite:///{folder}/{name}", keys=folder / "keys")
+    without_sync(service)
+    with game_id("b0" * 6):
+        made = service.create(scenario, server_seed=bytes(range(32)))
+    return service, made
 
 
 def plain_inserts(path: Path, game: str, log: list[Entry]) -> float:
@@ -107,28 +152,33 @@ def plain_inserts(path: Path, game: str, log: list[Entry]) -> float:
     connection.execute("CREATE TABLE games (id TEXT PRIMARY KEY, version INTEGER NOT NULL)")
     connection.execute(
         "CREATE TABLE entries (game_id TEXT, seq INTEGER, type TEXT, side TEXT, body TEXT,"
-        " prev TEXT, hash TEXT, PRIMARY KEY (game_id, seq))"
+        " prev TEXT, hash TEXT, sig TEXT, PRIMARY KEY (game_id, seq))"
     )
     connection.execute("INSERT INTO games VALUES (?, 1)", (game,))
-    rows = [(game, e.seq, e.type, e.side, canonical(e.body), e.prev, e.hash) for e in log]
+    rows = [(game, e.seq, e.type, e.side, canonical(e.body), e.prev, e.hash, e.sig) for e in log]
     started = time.process_time()
     for row in rows:
         connection.execute("BEGIN IMMEDIATE")
         connection.execute(
             "UPDATE games SET version = ? WHERE id = ? AND version = ?", (row[1] + 1, game, row[1])
         )
-        connection.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+        connection.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
         connection.execute("COMMIT")
     spent = time.process_time() - started
     connection.close()
     return spent
 
 
-def opened(url: str, game: str, *, from_snapshot: bool) -> float:
+def per_entry(work: Any, log: list[Entry]) -> float:
+    """The median over REPEAT runs of the CPU seconds ``work(entry)`` takes per entry."""
+    return median_seconds(lambda: [work(e) for e in log]) / len(log)
+
+
+def opened(url: str, game: str, keys: Path, *, from_snapshot: bool) -> float:
     """The median CPU seconds a fresh service takes to open ``game``."""
     OPENED.clear()
     for _ in range(REPEAT):
-        open_fresh(url, game, from_snapshot=from_snapshot)
+        open_fresh(url, game, keys, from_snapshot=from_snapshot)
     return statistics.median(OPENED)
 
 
@@ -149,48 +199,76 @@ def without_sync(service: GameService) -> None:
         dbapi_connection.execute("PRAGMA synchronous=OFF")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--commands", type=int, default=2050)
-    args = parser.parse_args()
-    data = yaml.safe_load(EXAMPLE.read_text())
-    data.pop("turns")  # open-ended, so the burst never reaches the end of the scenario
-    scenario = scenario_from_mapping(data, EXAMPLE.parent)
-    with tempfile.TemporaryDirectory() as folder:
-        service = GameService(f"sqlite:///{folder}/games.sqlite3")
-        without_sync(service)
-        made = service.create(scenario)
-        spent, stored = play(service, made, args.commands)
-        german, russian = made.tokens["german"], made.tokens["russian"]
-        service.consent(made.game, "german", german)
-        service.consent(made.game, "russian", russian)
-        log = service.log(made.game)
-        events = sum(len(e.body.get("events", ())) for e in log)
-        floor = plain_inserts(Path(folder) / "plain.sqlite3", made.game, log[1 : stored + 1])
-        service.close()
+def measure_commands(folder: Path, scenario: Any, commands: int) -> tuple[GameService, NewGame]:
+    """Print the CPU per command against plain inserts; the service and game, for the replay.
 
-        url = f"sqlite:///{folder}/games.sqlite3"
-        from_db = opened(url, made.game, from_snapshot=False)
-        from_snapshot = opened(url, made.game, from_snapshot=True)
-        in_memory = median_seconds(lambda: fold_all(log))
-        fresh = GameService(url)
-        exported = fresh.export(made.game).encode()
-        with fresh.store.reading() as connection:
-            kept = connection.execute(sa.select(snapshots.snapshots.c.version)).scalar_one()
-        fresh.close()
-        started = time.process_time()
-        report = verify(exported)
-        checked = time.process_time() - started
-        assert report.ok, report.failure
+    First the commands are picked (the legal actions of each position computed between them),
+    then sent again to a second copy of the game one after the other: the second run is the
+    measure, in the same conditions as the plain inserts (a loop of just that).
+    """
+    picking, picked = made_game(folder, "picking.sqlite3", scenario)
+    interleaved, sent = play(picking, picked, commands)
+    service, made = made_game(folder, "games.sqlite3", scenario)
+    spent = resend(service, made, sent)
+    stored = len(sent)
+    if [e.hash for e in service.log(made.game)] != [e.hash for e in picking.log(picked.game)]:
+        raise SystemExit("the second run did not store the same log")
+    picking.close()
+    log = service.log(made.game)[1 : stored + 1]
+    floor = plain_inserts(folder / "plain.sqlite3", made.game, log)
+    # Parts of a command's cost, each measured alone on the same entries.
+    signer = service.signer
+    signing = per_entry(lambda e: signer.sign(e.hash), log)
+    hashing = per_entry(lambda e: make_entry(e.seq, e.type, e.side, e.body, e.prev), log)
+    folding = median_seconds(lambda: fold_all(service.log(made.game))) / (stored + 1)
 
     per_command, per_row = spent / stored, floor / stored
     print(f"commands through the service (SQLite file, synchronous=OFF): {stored}")
-    print(f"  {per_command * 1e3:.3f} ms CPU per command")
+    print(f"  {per_command * 1e3:.3f} ms CPU per command, sent one after the other")
+    print(
+        f"  {interleaved / stored * 1e3:.3f} ms CPU per command the first time, while the legal"
+        " actions were computed between commands (caches cold)"
+    )
     print(
         f"plain sqlite3 inserts of the same {stored} rows, one transaction each (synchronous=OFF)"
     )
     print(f"  {per_row * 1e3:.3f} ms CPU per row")
     print(f"  ratio service / plain insert (CPU per command): {per_command / per_row:.2f} x")
+    rest = per_command - per_row - signing - hashing - folding
+    print("  where a command's CPU goes (each part measured alone on the same entries):")
+    for name, part in (
+        ("the database's own append (the plain insert)", per_row),
+        ("Ed25519 signature of the entry's hash", signing),
+        ("canonical JSON of the body + SHA-256 chain hash", hashing),
+        ("folding the entry into the game", folding),
+        ("the rest: token check, parsing, the rules' resolve, dice, snapshots", rest),
+    ):
+        print(f"    {part * 1e3:.3f} ms  {part / per_row:5.2f} x  {name}")
+    return service, made
+
+
+def measure_replay(folder: Path, service: GameService, made: NewGame) -> None:
+    """Print the replay speeds of the game the commands made (its seed revealed first)."""
+    service.consent(made.game, "german", made.tokens["german"])
+    service.consent(made.game, "russian", made.tokens["russian"])
+    log = service.log(made.game)
+    events = sum(len(e.body.get("events", ())) for e in log)
+    service.close()
+    url = f"sqlite:///{folder}/games.sqlite3"
+    keys = folder / "keys"
+    from_db = opened(url, made.game, keys, from_snapshot=False)
+    from_snapshot = opened(url, made.game, keys, from_snapshot=True)
+    in_memory = median_seconds(lambda: fold_all(log))
+    fresh = GameService(url, keys=keys)
+    exported = fresh.export(made.game).encode()
+    with fresh.store.reading() as connection:
+        kept = connection.execute(sa.select(snapshots.snapshots.c.version)).scalar_one()
+    fresh.close()
+    started = time.process_time()
+    report = verify(exported)
+    checked = time.process_time() - started
+    assert report.ok, report.failure
+
     print(f"replay of {len(log)} entries ({events} events):")
     print(
         f"  a fresh service, from the first entry in the database: {events / from_db:,.0f} events/s"
@@ -207,6 +285,19 @@ def main() -> None:
         f"  verify (re-resolve {report.counts.commands} commands, recompute"
         f" {report.counts.recomputed} rolls): {len(log) / checked:,.0f} entries/s"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=2050)
+    args = parser.parse_args()
+    data = yaml.safe_load(EXAMPLE.read_text())
+    data.pop("turns")  # open-ended, so the burst never reaches the end of the scenario
+    scenario = scenario_from_mapping(data, EXAMPLE.parent)
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        service, made = measure_commands(folder, scenario, args.commands)
+        measure_replay(folder, service, made)
 
 
 if __name__ == "__main__":

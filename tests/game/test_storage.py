@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import threading
 from pathlib import Path
 
 import pytest
@@ -111,3 +113,60 @@ def test_sqlite_runs_in_wal_mode_with_full_sync(sqlite_url):
 
 def test_postgres_gets_the_psycopg_driver():
     assert sa.make_url(database_url("postgresql://u@h/d")).drivername == "postgresql+psycopg"
+
+
+@pytest.mark.clause("SYS.record")
+def test_threads_appending_through_one_store_each_entry_lands_once(db_url, new_game):
+    # One thread at a time uses the appender's kept connection (SQLite); the others take
+    # their own from the pool. Every append is still one transaction under the version guard.
+    service, made = new_game(db_url)
+    store = service.store
+    landed: list[int] = []
+    failures: list[BaseException] = []
+
+    def writer(name: str) -> None:
+        for n in range(15):
+            while True:
+                head = store.entries(made.game)[-1]
+                entry = make_entry(
+                    head.seq + 1, "seed", "german", {"seed": f"{name}{n}"}, head.hash
+                )
+                try:
+                    store.append(made.game, head.seq + 1, [entry])
+                except StaleState:
+                    continue  # another thread moved the game first: read it again
+                except BaseException as error:
+                    failures.append(error)
+                    return
+                landed.append(entry.seq)
+                break
+
+    threads = [threading.Thread(target=writer, args=(name,)) for name in "abcd"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert sorted(landed) == list(range(1, 61))
+    log = store.entries(made.game)
+    assert [e.seq for e in log] == list(range(61)) and store.version(made.game) == 61
+    assert all(e.prev == before.hash for before, e in itertools.pairwise(log))
+
+
+def test_a_failed_append_stores_nothing_and_the_next_one_works(sqlite_url, new_game):
+    service, made = new_game(sqlite_url)
+    store = service.store
+    head = store.entries(made.game)[-1]
+    entry = make_entry(1, "seed", "german", {"seed": "a", "epoch": 0}, head.hash)
+    store.append(made.game, 1, [entry])  # the appender now keeps its connection
+    appender = store._appender
+    assert appender is not None and appender._kept is not None
+    second = make_entry(2, "seed", "russian", {"seed": "b", "epoch": 0}, entry.hash)
+    good, appender.insert = appender.insert, "INSERT INTO no_such_table VALUES (?)"
+    with pytest.raises(StorageError):
+        store.append(made.game, 2, [second])
+    assert appender._kept is None  # given back to the pool after the failure
+    appender.insert = good
+    assert store.version(made.game) == 2  # the version update was rolled back with it
+    store.append(made.game, 2, [second])
+    assert [e.side for e in store.entries(made.game)] == [None, "german", "russian"]

@@ -38,7 +38,7 @@ import dataclasses
 import enum
 import importlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -47,13 +47,23 @@ from typing import Any
 _TUPLE, _LIST, _SET, _MAP, _FRACTION, _ENUM, _CLASS, _BASE = "t", "l", "s", "m", "q", "e", "c", "@"
 
 
-def encode(value: Any, base: Any = None) -> Any:
+def encode(value: Any, base: Any = None, memo: dict[Any, Any] | None = None) -> Any:
     """Plain JSON data for ``value``; a part equal to ``base``'s part at the same path of
     dataclass fields is written as that path.
 
+    ``memo``: a dict shared by several calls (states that share parts, like a game's state and
+    the states its undoable commands keep): a part met again (the same object at the same path
+    against the same base part) is encoded once. Values must not change while it is in use.
     Raises TypeError for a value of a kind the codec does not know (nothing is guessed).
+
+    >>> shared = (1, 2)
+    >>> memo: dict[Any, Any] = {}
+    >>> encode([shared], memo=memo)["l"][0] is encode((shared, 3), memo=memo)["t"][0]
+    True
     """
-    return _encode(value, base, ())
+    if memo is None:
+        return _encode(value, base, ())
+    return _Memo(memo).encode(value, base, ())
 
 
 def decode(data: Any, base: Any = None) -> Any:
@@ -85,8 +95,13 @@ def _class_name(cls: type) -> str:
 _NOTHING = object()  # no counterpart in the base at this path
 
 
-def _encode(value: Any, mirror: Any, path: tuple[str, ...]) -> Any:
-    """``value`` as data; ``mirror`` is the base's value at the same ``path`` (or _NOTHING)."""
+def _encode(
+    value: Any, mirror: Any, path: tuple[str, ...], inner: Callable[..., Any] | None = None
+) -> Any:
+    """``value`` as data; ``mirror`` is the base's value at the same ``path`` (or _NOTHING);
+    ``inner`` encodes the parts (default: this function)."""
+    if inner is None:
+        inner = _encode
     # Enums first: a StrEnum or IntEnum member is also a str or an int.
     if isinstance(value, enum.Enum):
         return {_ENUM: _class_name(type(value)), "n": value.name}
@@ -98,7 +113,7 @@ def _encode(value: Any, mirror: Any, path: tuple[str, ...]) -> Any:
         cls = type(value)
         same = type(mirror) is cls
         fields = {
-            name: _encode(
+            name: inner(
                 getattr(value, name),
                 getattr(mirror, name) if same else _NOTHING,
                 (*path, name),
@@ -109,19 +124,34 @@ def _encode(value: Any, mirror: Any, path: tuple[str, ...]) -> Any:
     if isinstance(value, Fraction):
         return {_FRACTION: [value.numerator, value.denominator]}
     if isinstance(value, tuple):
-        return {_TUPLE: [_encode(v, _NOTHING, ()) for v in value]}
+        return {_TUPLE: [inner(v, _NOTHING, ()) for v in value]}
     if isinstance(value, list):
-        return {_LIST: [_encode(v, _NOTHING, ()) for v in value]}
+        return {_LIST: [inner(v, _NOTHING, ()) for v in value]}
     if isinstance(value, (frozenset, set)):
-        items = [_encode(v, _NOTHING, ()) for v in value]
+        items = [inner(v, _NOTHING, ()) for v in value]
         # Sorted by their text, so one state always gives one snapshot text.
         items.sort(key=lambda v: json.dumps(v, sort_keys=True))
         return {_SET: items}
     if isinstance(value, Mapping):
-        return {
-            _MAP: [[_encode(k, _NOTHING, ()), _encode(v, _NOTHING, ())] for k, v in value.items()]
-        }
+        return {_MAP: [[inner(k, _NOTHING, ()), inner(v, _NOTHING, ())] for k, v in value.items()]}
     raise TypeError(f"the state codec cannot write a {type(value).__name__}")
+
+
+class _Memo:
+    """:func:`_encode` that remembers what it wrote for each container it met."""
+
+    def __init__(self, memo: dict[Any, Any]) -> None:
+        self.memo = memo
+
+    def encode(self, value: Any, mirror: Any, path: tuple[str, ...]) -> Any:
+        if value is None or isinstance(value, (bool, str, int, float, enum.Enum, Fraction)):
+            return _encode(value, mirror, path)
+        key = (id(value), id(mirror), path)
+        found = self.memo.get(key)
+        if found is None:
+            # The memo holds the objects too, so no id in its keys is reused while it lives.
+            found = self.memo[key] = (value, mirror, _encode(value, mirror, path, self.encode))
+        return found[2]
 
 
 @cache

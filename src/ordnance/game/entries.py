@@ -39,15 +39,27 @@ from typing import Any
 from ordnance.core.errors import BadInput
 
 GENESIS = "0" * 64
+# A string as canonical() writes it (the JSON encoder's own function for ensure_ascii=False).
+_string = json.encoder.encode_basestring
 TYPES = (
     "start", "command", "undo", "seed", "consent", "reveal", "resume",
     "join", "propose", "answer", "refused",
 )  # fmt: skip
 
 
+# What json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False) builds on
+# every call, built once.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(data: Any) -> str:
-    """The one JSON text of a value: sorted keys, no whitespace, non-ASCII kept."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one JSON text of a value: sorted keys, no whitespace, non-ASCII kept.
+
+    >>> canonical({"b": [1, None], "a": "é"}) == json.dumps(
+    ...     {"b": [1, None], "a": "é"}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    True
+    """
+    return _CANONICAL.encode(data)
 
 
 def digest(content: Mapping[str, Any]) -> str:
@@ -131,8 +143,12 @@ def make_entry(seq: int, kind: str, side: str | None, body: Mapping[str, Any], p
     text = canonical(body)
     plain: dict[str, Any] = json.loads(text)
     # canonical(content) spelled out around the body's text, which is already canonical: the
-    # keys in sorted order (body, prev, seq, side, type). Equal to digest(content).
-    tail = canonical({"prev": prev, "seq": seq, "side": side, "type": kind})
-    whole = '{"body":' + text + "," + tail[1:]
+    # keys in sorted order (body, prev, seq, side, type), each string as json.dumps writes it
+    # with ensure_ascii=False. Equal to digest(content) (tests/game/test_entry_hash.py).
+    named = "null" if side is None else _string(side)
+    whole = (
+        f'{{"body":{text},"prev":{_string(prev)},"seq":{int(seq)},'
+        f'"side":{named},"type":{_string(kind)}}}'
+    )
     hashed = hashlib.sha256(whole.encode("utf-8")).hexdigest()
     return Entry(seq, kind, side, plain, prev, hashed, body_text=text)

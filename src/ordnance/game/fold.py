@@ -260,14 +260,21 @@ def check_signed(game: Game | None, entry: Entry, legacy_key: str | None = None)
         )
 
 
-def apply_entry(game: Game, entry: Entry) -> Game:
-    """The game after one more entry; an entry that does not fit raises LogMismatch."""
+def apply_entry(game: Game, entry: Entry, *, folded: Any = None) -> Game:
+    """The game after one more entry; an entry that does not fit raises LogMismatch.
+
+    ``folded``: for a command entry just made by :func:`resolve_command`, the state its events
+    fold into, which it computed already (so they are not folded a second time).
+    """
     if entry.seq != game.version:
         raise LogMismatch(entry.seq, f"out of order: expected entry {game.version} here")
     if entry.prev != game.head:
         raise LogMismatch(entry.seq, "its 'prev' is not the hash of the entry before it")
     try:
-        after = _APPLY[entry.type](game, entry)
+        if folded is not None and entry.type == "command":
+            after = _apply_command(game, entry, folded)
+        else:
+            after = _APPLY[entry.type](game, entry)
     except LogMismatch:
         raise
     except (OrdnanceError, KeyError, TypeError, ValueError, IndexError) as error:
@@ -279,7 +286,7 @@ def apply_entry(game: Game, entry: Entry) -> Game:
     return after
 
 
-def _apply_command(game: Game, entry: Entry) -> Game:
+def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
     body = entry.body
     side = _command_side(body["command"])
     if str(entry.side) != side:
@@ -287,9 +294,12 @@ def _apply_command(game: Game, entry: Entry) -> Game:
     if game.by_email:
         game = _close_proposal(game, entry, rolled=bool(body["rolls"]))
     state = game.state
-    apply, parse = game.rules.apply, Event.from_json
-    for raw in body["events"]:
-        state = apply(state, parse(raw))
+    if folded is not None:
+        state = folded
+    else:
+        apply, parse = game.rules.apply, Event.from_json
+        for raw in body["events"]:
+            state = apply(state, parse(raw))
     rolls = [RollRecord.from_json(r) for r in body["rolls"]]
     if not rolls:
         undo = Undoable(entry.seq, side, game.state)
@@ -456,14 +466,26 @@ def command_body(
     ``rolls`` is the list ``dice`` records its rolls in. The events are folded once here, so a
     command whose events would not fold is refused before anything is stored.
     """
+    return resolve_command(game, command, dice, rolls)[0]
+
+
+def resolve_command(
+    game: Game, command: Command, dice: DiceSource, rolls: list[RollRecord]
+) -> tuple[dict[str, Any], Any]:
+    """:func:`command_body` and the state its events fold into (for ``apply_entry(folded=)``).
+
+    The live game and a replay fold the same events (a replay parses them back from the
+    entry's JSON): ``tests/game/test_replay.py`` checks that both give equal states.
+    """
     game.check_side(command.side)
     resolution = game.rules.resolve(game.state, command, dice)
     state = game.state
     for event in resolution.events:
         state = game.rules.apply(state, event)
-    return {
+    body = {
         "command": command.to_json(),
         "rolls": [r.to_json() for r in rolls],
         "events": [e.to_json() for e in resolution.events],
         "ruling": dict(resolution.ruling),
     }
+    return body, state

@@ -72,6 +72,7 @@ class KeyStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_keys()
         self._key: bytes | None = None
+        self._token_key: bytes | None = None
 
     # --- the folder --------------------------------------------------------------------------
 
@@ -157,7 +158,10 @@ class KeyStore:
 
     def token_key(self) -> bytes:
         """The key of the token MACs, derived from the signing key (one secret to keep)."""
-        return hmac.new(self.private_key(), b"ordnance-token-mac-v1", hashlib.sha256).digest()
+        if self._token_key is None:  # derived once, like the private key is read once
+            key = self.private_key()
+            self._token_key = hmac.new(key, b"ordnance-token-mac-v1", hashlib.sha256).digest()
+        return self._token_key
 
     # --- seeds -------------------------------------------------------------------------------
 

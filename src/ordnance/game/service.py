@@ -34,6 +34,7 @@ ordnance.game.errors.NotAuthorized: not authorized: that is not the token of sid
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,14 +57,14 @@ from ordnance.game.fairdice import (
     new_server_seed,
     parse_entered,
 )
-from ordnance.game.fold import Game, apply_entry, command_body
+from ordnance.game.fold import Game, apply_entry, command_body, resolve_command
 from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import export_text, header_game, read_verified
 from ordnance.game.pbem import Invitation, ProbeDice, RollsNeeded, new_code, other_side
 from ordnance.game.scenario import Scenario, load_scenario_file
 from ordnance.game.signing import Signer, fingerprint
 from ordnance.game.storage import Store, database_url
-from ordnance.game.tokens import matches, new_token, token_mac
+from ordnance.game.tokens import mac_of_hash, new_token, token_hash, token_mac
 
 GAME_ID_BYTES = 6
 
@@ -180,6 +181,9 @@ class GameService:
         self._games: dict[str, Game] = {}
         # Token MACs never change once stored: read each once.
         self._token_macs: dict[tuple[str, str], str | None] = {}
+        # The SHA-256 of the token last found to match each MAC: the same token again is
+        # checked against it (constant-time) without a second HMAC.
+        self._token_seen: dict[tuple[str, str], str] = {}
         # The server seed of the epoch last rolled in, by its commitment (see _server_seed).
         self._seeds: dict[str, bytes] = {}
 
@@ -529,13 +533,13 @@ class GameService:
             )
         else:
             dice = PhysicalDice([parse_entered(t) for t in entered], game.dice.next_roll)
-        body = command_body(game, command, dice, dice.rolls)
+        body, folded = resolve_command(game, command, dice, dice.rolls)
         if isinstance(dice, PhysicalDice):
             dice.check_all_used()
         elif dice.rolls:
             body["entropy"] = entropy
         entry = self._sign(make_entry(game.version, "command", side, body, game.head))
-        after = apply_entry(game, entry)
+        after = apply_entry(game, entry, folded=folded)
         new: list[Entry] = [entry]
         if after.dice.mode == "fair" and after.rules.is_over(after.state):
             # The scenario is over: reveal the seed so every roll can be checked.
@@ -662,10 +666,17 @@ class GameService:
             game = self.game(game_id)
         game.check_side(side)
         key = (game_id, side)
-        if key not in self._token_macs:
-            self._token_macs[key] = self.store.token_hash(game_id, side)
-        if not matches(self.keys.token_key(), game_id, side, token, self._token_macs[key]):
-            raise NotAuthorized(game_id, side)
+        hashed = token_hash(token)
+        known = self._token_seen.get(key)
+        if known is None or not hmac.compare_digest(hashed, known):
+            if key not in self._token_macs:
+                self._token_macs[key] = self.store.token_hash(game_id, side)
+            stored = self._token_macs[key]
+            if stored is None or not hmac.compare_digest(
+                mac_of_hash(self.keys.token_key(), game_id, side, hashed), stored
+            ):
+                raise NotAuthorized(game_id, side)
+            self._token_seen[key] = hashed
         if game.by_email and game.side_keys.get(side) != self.signer.public_key:
             raise NotAuthorized(game_id, side)
         if expect_version is not None and expect_version != game.version:

@@ -25,6 +25,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import threading
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -105,18 +106,41 @@ _FROM_START = frozenset({"id", "rules", "scenario"})
 
 def encode(game: Game) -> str:
     """The snapshot text of ``game`` (TypeError if it holds a kind the codec lacks)."""
-    base = game.rules.initial_state(game.scenario.body)
+    base = _base(game)
     data: dict[str, Any] = {}
+    # The state and the states kept for undo share most of their parts: each written once.
+    memo: dict[Any, Any] = {}
     for name in _game_fields():
         value = getattr(game, name)
         if name == "state":
-            data[name] = statecodec.encode(value, base)
+            data[name] = statecodec.encode(value, base, memo)
         elif name == "undoable":
             # Each undoable command keeps the state before it: written against the same base.
-            data[name] = [[u.seq, u.side, statecodec.encode(u.before, base)] for u in value]
+            data[name] = [[u.seq, u.side, statecodec.encode(u.before, base, memo)] for u in value]
         else:
             data[name] = statecodec.encode(value)
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+# The initial state of the games last snapshotted, by scenario (built once per game, not
+# once per snapshot; a few games at most, the oldest dropped first).
+_BASES: dict[int, tuple[Any, Any]] = {}
+_BASES_KEPT = 16
+_BASES_LOCK = threading.Lock()
+
+
+def _base(game: Game) -> Any:
+    """The initial state of ``game``'s scenario (what :func:`encode` writes parts against)."""
+    with _BASES_LOCK:
+        found = _BASES.get(id(game.scenario))
+    if found is not None and found[0] is game.scenario:
+        return found[1]
+    base = game.rules.initial_state(game.scenario.body)
+    with _BASES_LOCK:
+        while len(_BASES) >= _BASES_KEPT:
+            del _BASES[next(iter(_BASES))]
+        _BASES[id(game.scenario)] = (game.scenario, base)
+    return base
 
 
 def decode(text: str, start: Game) -> Game:
@@ -173,7 +197,8 @@ def save(store: Store, game: Game, signer: Signer) -> bool:
     }
     try:
         with store.writing() as connection:
-            connection.execute(snapshots.insert().values(**row))
+            # The row as parameters (not .values()): the statement is compiled once and cached.
+            connection.execute(snapshots.insert(), row)
             connection.execute(
                 snapshots.delete().where(
                     snapshots.c.game_id == game.id, snapshots.c.version < game.version

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -240,6 +241,8 @@ class Store:
             yield connection
 
     def close(self) -> None:
+        if self._appender is not None:
+            self._appender.close()
         self._appender = None
         self.engine.dispose()
 
@@ -385,14 +388,27 @@ class _Appender:
 
     SQLAlchemy Core costs several times the database's own work for these few statements;
     here they are prepared once as plain SQL in the driver's parameter style and run on a
-    connection taken from the engine's pool for the append and given back after it (so with the
-    pool's setup: SQLite's pragmas, busy timeout and explicit transactions).
+    connection from the engine's pool (so with the pool's setup: SQLite's pragmas, busy timeout
+    and explicit transactions).
+
+    On a SQLite file the appender keeps one such connection between appends (taking it from the
+    pool and giving it back costs more than the append itself): every append on it ends in
+    COMMIT or ROLLBACK, so no transaction stays open between commands; a thread that finds it in
+    use takes its own from the pool; any failure gives it back to the pool (which resets or
+    drops it); a forked child never uses its parent's. PostgreSQL connections always come from
+    the pool, which tests them before use (a server restart leaves dead ones behind).
     """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sqlite = engine.dialect.name == "sqlite"
         self.dbapi: Any = engine.dialect.dbapi
+        self.shown = _shown(engine.url)
+        # The kept connection (SQLite files only: a :memory: database is one per thread).
+        self.keeps = self.sqlite and isinstance(engine.pool, sa.pool.QueuePool)
+        self._kept: Any = None
+        self._kept_by = 0  # the process that took it
+        self._busy = threading.Lock()
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self.move = f"UPDATE games SET version = {mark} WHERE id = {mark} AND version = {mark}"
         self.insert = (
@@ -407,12 +423,37 @@ class _Appender:
             (game, e.seq, e.type, e.side, e.body_text or canonical(e.body), e.prev, e.hash, e.sig)
             for e in new
         ]
-        with storage_errors(_shown(self.engine.url)):
+        if self.keeps and self._busy.acquire(blocking=False):
+            try:
+                return self._append_kept(game, based_on, rows)
+            finally:
+                self._busy.release()
+        with storage_errors(self.shown):
             raw = self.engine.raw_connection()
         try:
             return self._append(raw, game, based_on, rows)
         finally:
             raw.close()  # back to the pool
+
+    def _append_kept(self, game: str, based_on: int, rows: list[tuple[Any, ...]]) -> bool:
+        raw = self._kept
+        if raw is None or self._kept_by != os.getpid():
+            with storage_errors(self.shown):
+                raw = self.engine.raw_connection()
+            self._kept, self._kept_by = raw, os.getpid()
+        try:
+            return self._append(raw, game, based_on, rows)
+        except BaseException:
+            self._kept = None
+            raw.close()  # back to the pool, which resets it (or drops it when it is broken)
+            raise
+
+    def close(self) -> None:
+        """Give the kept connection back to the pool."""
+        with self._busy:
+            raw, self._kept = self._kept, None
+            if raw is not None and self._kept_by == os.getpid():
+                raw.close()
 
     def _append(
         self,
@@ -444,7 +485,7 @@ class _Appender:
                 # Only a racing writer gets here (the version check should have caught it).
                 raise StaleState(game, based_on, based_on + 1) from None
             if isinstance(error, self.dbapi.OperationalError):
-                raise driver_failure(_shown(self.engine.url), error) from None
+                raise driver_failure(self.shown, error) from None
             raise
         finally:
             # After a failed BEGIN (a locked file) the rollback closed the connection too.
