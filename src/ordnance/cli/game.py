@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ordnance.cli import remote
+from ordnance.cli.game_do import GameDoCommand
 from ordnance.cli.groups import game_app
 from ordnance.cli.output import console, emit_json, output_file, ruling_table
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
@@ -319,6 +320,7 @@ def _stage(state: dict[str, Any]) -> str:
 
 @game_app.command(
     "do",
+    cls=GameDoCommand,
     context_settings={"ignore_unknown_options": True},
 )
 def do_command(
@@ -328,7 +330,9 @@ def do_command(
         typer.Argument(
             metavar="COMMAND...",
             help="e.g. 'fire pak --ammo APCR', 'canister at45 --drm 1', 'dispense m24 --target"
-            " 4I5', 'phase next'. With 'dice: physical' add --dice W,C (a dr: --dice N).",
+            " 4I5', 'phase next'. With 'dice: physical' add --dice W,C (a dr: --dice N)."
+            " The game's commands: 'game do GAME --help'; one command's options:"
+            " 'game do GAME COMMAND --help'.",
         ),
     ],
     *,

@@ -1,6 +1,7 @@
 """The ASL C8 side record as a :class:`~ordnance.core.ruleset.Ruleset` for the game service.
 
->>> from ordnance.core.dice import ManualDice, DR
+>>> from ordnance.core.command_words import CommandTable
+from ordnance.core.dice import ManualDice, DR
 >>> rules = AslRuleset()
 >>> body = rules.load_scenario({"date": "1945-03", "sides": {
 ...     "russian": {"units": {"t34": {"kind": "vehicle", "notation": "A5(4)/6(5) s8"}}},
@@ -26,7 +27,7 @@ from typing import Any
 
 from ordnance.asl.game import resolve as rules
 from ordnance.asl.game.afv import afv_view
-from ordnance.asl.game.commands import parse_command
+from ordnance.asl.game.commands import COMMANDS, parse_command
 from ordnance.asl.game.counters import counters
 from ordnance.asl.game.event_text import describe
 from ordnance.asl.game.markers import SmokeMarker
@@ -47,6 +48,10 @@ _ORDINARY = (Family.AP, Family.HE)
 
 class AslRuleset:
     """ASL special ammunition (C8) in play: side record, Player Turns and phases, fire."""
+
+    @property
+    def commands(self) -> CommandTable:
+        return COMMANDS
 
     @property
     def name(self) -> str:

@@ -4,7 +4,8 @@ Besides the protocol (state, whose move, legal actions, resolve, apply: OpenSpie
 offers an AI its two other needs: :meth:`VvRuleset.chance_outcomes`, the exact distribution of
 an attack's CP before it is rolled, and :meth:`VvRuleset.ai_command`, the AI's own next command.
 
->>> from ordnance.core.dice import DR, ManualDice
+>>> from ordnance.core.command_words import CommandTable
+from ordnance.core.dice import DR, ManualDice
 >>> rules = VvRuleset()
 >>> body = rules.load_scenario({"map": "vv-hedgerows", "sides": {
 ...     "us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "C7"}}},
@@ -38,7 +39,7 @@ from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.odds import Distribution
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 from ordnance.vv.ai import classes
-from ordnance.vv.game.commands import parse_command
+from ordnance.vv.game.commands import COMMANDS, parse_command
 from ordnance.vv.game.counters import counters
 from ordnance.vv.game.event_text import describe
 from ordnance.vv.game.player import ai_command
@@ -53,6 +54,10 @@ from ordnance.vv.units import Kind
 
 class VvRuleset:
     """Valor & Victory: six phases, AP fire groups, Opportunity Fire, CP, rally, an AI."""
+
+    @property
+    def commands(self) -> CommandTable:
+        return COMMANDS
 
     @property
     def name(self) -> str:
