@@ -12,7 +12,7 @@ once GAME is looked up: the help needs a game that exists (in the database, or a
 ``--help`` before GAME is ``game do``'s own help.
 
 >>> scan(["g1", "--side", "german", "--json", "fire", "pak", "--help"], {"--side"})
-Scan(game='g1', verb=2, help=6, values={'--side': 'german'})
+Scan(game='g1', verb=4, help=6, values={'--side': 'german'})
 """
 
 from __future__ import annotations
@@ -71,20 +71,22 @@ def scan(args: Sequence[str], valued: Collection[str]) -> Scan:
 class GameDoCommand(typer.core.TyperCommand):
     """``game do``: ``--help`` after GAME shows the game's commands, not ``game do``'s."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        # Typer carries its own copy of Click: its parameters are known by their kind's name.
         valued = {
             name
             for param in self.params
-            if isinstance(param, click.Option) and not param.is_flag
+            if param.param_type_name == "option" and not getattr(param, "is_flag", False)
             for name in param.opts
         }
         found = scan(args, valued)
-        if found.help is not None and found.game is not None:
-            if found.verb is None or found.help > found.verb:
-                words = [] if found.verb is None else [args[found.verb]]
-                server, db = found.values.get("--server"), found.values.get("--db")
-                click.echo(game_help(found.game, words, db=db, server=server), nl=False)
-                ctx.exit(0)
+        asks = found.help is not None and found.game is not None
+        if asks and (found.verb is None or (found.help or 0) > found.verb):
+            assert found.game is not None
+            words = [] if found.verb is None else [args[found.verb]]
+            server, db = found.values.get("--server"), found.values.get("--db")
+            click.echo(game_help(found.game, words, db=db, server=server), nl=False)
+            ctx.exit(0)
         return super().parse_args(ctx, args)
 
 

@@ -24,10 +24,10 @@ missing value, a mistyped verb) in every game, always as one :class:`BadInput`.
 >>> verb, args = table.read(["fire", "a", "--drm", "-1", "--at", "e5"])
 >>> verb, args, option_words(table.verbs[verb].options, args)
 ('fire', {'unit': 'a', 'at': 'E5', 'drms': [-1]}, ['--at', 'E5', '--drm', '-1'])
->>> table.read(["fier", "a"])
+>>> table.read(["fier", "a"])  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ordnance.core.errors.BadInput: bad command 'fier a': unknown command, did you mean 'fire'? (one of fire)
+ordnance.core.errors.BadInput: bad command 'fier a': unknown command, did you mean 'fire'? ...
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class Verb:
     required: tuple[str, ...] = ()
 
 
-class _Read(click.ParamType):
+class _Read(click.ParamType[Any, Any]):
     """A Click type whose conversion is one of the table's readers (a BadInput passes up)."""
 
     def __init__(self, read: Callable[[str], Any], metavar: str) -> None:

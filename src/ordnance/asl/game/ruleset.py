@@ -1,7 +1,6 @@
 """The ASL C8 side record as a :class:`~ordnance.core.ruleset.Ruleset` for the game service.
 
->>> from ordnance.core.command_words import CommandTable
-from ordnance.core.dice import ManualDice, DR
+>>> from ordnance.core.dice import ManualDice, DR
 >>> rules = AslRuleset()
 >>> body = rules.load_scenario({"date": "1945-03", "sides": {
 ...     "russian": {"units": {"t34": {"kind": "vehicle", "notation": "A5(4)/6(5) s8"}}},
@@ -37,6 +36,7 @@ from ordnance.asl.game.smoke_view import smoke_devices
 from ordnance.asl.game.state import AslState, apply, initial_state
 from ordnance.asl.notation import Family, format_capabilities
 from ordnance.asl.terrain import asl_chart
+from ordnance.core.command_words import CommandTable
 from ordnance.core.dice import DiceSource
 from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps import CounterView, GameMap, TerrainChart

@@ -46,9 +46,7 @@ _UNIT = Positional("unit", "UNIT", "a unit", help="The unit's id in the scenario
 _AT = Option("at", label, metavar="HEX", help="The hex fired at.")
 _SHELL = {
     "--at": _AT,
-    "--opportunity": Option(
-        "opportunity", None, help="Opportunity Fire (in the enemy's impulse)."
-    ),
+    "--opportunity": Option("opportunity", None, help="Opportunity Fire (in the enemy's impulse)."),
     "--drm": Option(
         "drms", whole_number, repeats=True, metavar="N", help="A modifier you apply to the roll."
     ),
@@ -64,7 +62,9 @@ COMMANDS = CommandTable(
         "pass": Verb("Pass the impulse; enough passes in a row end the Operations Phase."),
         "end": Verb("Close the open action without firing the MGs."),
         "smoke-shell": Verb("Fire a Smoke Shell at a hex (14.2.2).", _UNIT, _SHELL, ("--at",)),
-        "wp-shell": Verb("Fire a White Phosphorus shell at a hex (14.2.3).", _UNIT, _SHELL, ("--at",)),
+        "wp-shell": Verb(
+            "Fire a White Phosphorus shell at a hex (14.2.3).", _UNIT, _SHELL, ("--at",)
+        ),
         "mg": Verb(
             "Fire the vehicle's MGs (after its shell, or on their own).",
             _UNIT,

@@ -1,7 +1,6 @@
 """LnLT Smoke and WP shells as a :class:`~ordnance.core.ruleset.Ruleset` for the game service.
 
->>> from ordnance.core.command_words import CommandTable
-from ordnance.core.dice import DR, DieRoll, ManualDice
+>>> from ordnance.core.dice import DR, DieRoll, ManualDice
 >>> rules = LnlRuleset()
 >>> state = rules.initial_state(rules.load_scenario({"map": "lnl-farm", "sides": {
 ...     "german": {"wp_shells": 1, "depletion_number": 3, "units": {
@@ -29,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ordnance.core.command_words import CommandTable
 from ordnance.core.dice import DiceSource
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks

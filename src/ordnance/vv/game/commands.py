@@ -112,9 +112,7 @@ COMMANDS = CommandTable(
             {"--at": Option("at", label, metavar="HEX", help="The hex attacked."), **_FIRE},
             ("--at",),
         ),
-        "opfire": Verb(
-            "Opportunity Fire at the stack that just entered a hex.", _UNITS, _FIRE
-        ),
+        "opfire": Verb("Opportunity Fire at the stack that just entered a hex.", _UNITS, _FIRE),
         "assign-cp": Verb(
             "The defender takes the pending CP: UNIT:ACTION words, or --auto.",
             Positional(

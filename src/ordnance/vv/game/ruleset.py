@@ -4,8 +4,7 @@ Besides the protocol (state, whose move, legal actions, resolve, apply: OpenSpie
 offers an AI its two other needs: :meth:`VvRuleset.chance_outcomes`, the exact distribution of
 an attack's CP before it is rolled, and :meth:`VvRuleset.ai_command`, the AI's own next command.
 
->>> from ordnance.core.command_words import CommandTable
-from ordnance.core.dice import DR, ManualDice
+>>> from ordnance.core.dice import DR, ManualDice
 >>> rules = VvRuleset()
 >>> body = rules.load_scenario({"map": "vv-hedgerows", "sides": {
 ...     "us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "C7"}}},
@@ -34,6 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ordnance.core.command_words import CommandTable
 from ordnance.core.dice import DiceSource
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.odds import Distribution
