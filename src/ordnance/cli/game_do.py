@@ -17,11 +17,11 @@ Scan(game='g1', verb=4, help=6, values={'--side': 'german'})
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import click
 import typer.core
 
 from ordnance.core.errors import BadInput
@@ -85,13 +85,15 @@ class GameDoCommand(typer.core.TyperCommand):
             assert found.game is not None
             words = [] if found.verb is None else [args[found.verb]]
             server, db = found.values.get("--server"), found.values.get("--db")
-            click.echo(game_help(found.game, words, db=db, server=server), nl=False)
+            sys.stdout.write(game_help(found.game, words, db=db, server=server))
             ctx.exit(0)
         return super().parse_args(ctx, args)
 
 
 def game_help(game: str, words: Sequence[str], *, db: str | None, server: str | None) -> str:
     """The help of one of the game's commands (``words``: its verb), or of them all."""
+    import click  # noqa: PLC0415  (Click itself, not Typer's copy: only for this help)
+
     table = command_table(game, db=db, server=server)
     group = table.group("do", "The commands of this game. Help for one: COMMAND --help.")
     parent = click.Context(group, info_name=f"ordnance game do {game} --side SIDE")
