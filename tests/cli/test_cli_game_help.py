@@ -3,6 +3,7 @@ the ruleset's command table once GAME is looked up; typos get a suggestion; ``--
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -131,3 +132,16 @@ def test_export_to_standard_output(cli, db, tmp_path):
     assert "--out -" in one_line(
         cli("game", "export", made["game"], "--db", db, "--out", "-", "--json"), 2
     )
+
+
+def test_the_game_commands_page_matches_the_tables():
+    path = ROOT / "scripts" / "game_commands_doc.py"
+    spec = importlib.util.spec_from_file_location("game_commands_doc", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--check"]) == 0, "run: python scripts/game_commands_doc.py"
+    text = module.OUT.read_text(encoding="utf-8")
+    for name in ("asl", "lnl", "vv"):
+        for verb in ruleset(name).commands.verbs:
+            assert f"### {name}: {verb}\n" in text

@@ -92,16 +92,36 @@ class GameDoCommand(typer.core.TyperCommand):
 
 def game_help(game: str, words: Sequence[str], *, db: str | None, server: str | None) -> str:
     """The help of one of the game's commands (``words``: its verb), or of them all."""
+    table = command_table(game, db=db, server=server)
+    return table_help(table, game, table.verb(words) if words else None)
+
+
+def table_help(table: CommandTable, game: str, verb: str | None, width: int | None = None) -> str:
+    """The help of one command of ``table`` (or the list of them all, ``verb`` None), as
+    ``game do GAME ... COMMAND --help`` prints it; ``width`` fixes the line width.
+
+    >>> from ordnance.game.registry import ruleset
+    >>> print(table_help(ruleset("lnl").commands, "GAME", "mg", width=80))
+    Usage: ordnance game do GAME --side SIDE mg [OPTIONS] UNIT
+    <BLANKLINE>
+      Fire the vehicle's MGs (after its shell, or on their own).
+    <BLANKLINE>
+    Options:
+      --at HEX  The hex fired at.  [required]
+      --help    Show this message and exit.
+    <BLANKLINE>
+      UNIT: The unit's id in the scenario.
+    <BLANKLINE>
+    """
     import click  # noqa: PLC0415  (Click itself, not Typer's copy: only for this help)
 
-    table = command_table(game, db=db, server=server)
     group = table.group("do", "The commands of this game. Help for one: COMMAND --help.")
-    parent = click.Context(group, info_name=f"ordnance game do {game} --side SIDE")
-    if not words:
+    fixed = {} if width is None else {"terminal_width": width, "max_content_width": width}
+    parent = click.Context(group, info_name=f"ordnance game do {game} --side SIDE", **fixed)
+    if verb is None:
         return parent.get_help() + "\n"
-    verb = table.verb(words)
     command = table.commands[verb]
-    return click.Context(command, info_name=verb, parent=parent).get_help() + "\n"
+    return click.Context(command, info_name=verb, parent=parent, **fixed).get_help() + "\n"
 
 
 def command_table(game: str, *, db: str | None, server: str | None) -> CommandTable:

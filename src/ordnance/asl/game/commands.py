@@ -158,7 +158,10 @@ COMMANDS = CommandTable(
                 ),
                 "--armored": Option("armored", None, help="The target is an armored vehicle."),
                 "--purpose": Option(
-                    "purpose", _word, metavar="P", help="Why it fires (default: attack)."
+                    "purpose",
+                    _word,
+                    metavar="P",
+                    help="Why it fires (default: attack; C8.42 forbids some uses).",
                 ),
                 "--aim": Option(
                     "aim", whole_number, metavar="N", help="The aiming point, numbered from 1."
@@ -199,7 +202,12 @@ COMMANDS = CommandTable(
                 "--bu": Option("bu", None, help="Buttoned Up."),
                 "--motion": Option("motion", None, help="In Motion."),
                 "--stopped": Option("stopped", None, help="Stopped (no Motion marker)."),
-                "--crew": Option("crew", _crew, metavar="STATE", help="The crew's state."),
+                "--crew": Option(
+                    "crew",
+                    _crew,
+                    metavar="STATE",
+                    help="The crew's state: ok, stunned, shocked or broken.",
+                ),
                 "--abandoned": Option("abandoned", None, help="The crew has left it."),
                 "--fired": Option("fired", None, help="It has fired this phase."),
                 "--immobile": Option("immobile", None, help="It can no longer move."),
@@ -210,7 +218,10 @@ COMMANDS = CommandTable(
             _UNIT,
             {
                 "--type": Option(
-                    "type", _dispenser, metavar="T", help="Which dispenser, if it has more."
+                    "type",
+                    _dispenser,
+                    metavar="T",
+                    help="Which dispenser (sD, sM, ...), if it has more than one.",
                 ),
                 "--target": Option("target", label, metavar="HEX", help="sM: the hex aimed at."),
                 "--ca": _CA,
