@@ -116,12 +116,16 @@ def table_help(table: CommandTable, game: str, verb: str | None, width: int | No
     import click  # noqa: PLC0415  (Click itself, not Typer's copy: only for this help)
 
     group = table.group("do", "The commands of this game. Help for one: COMMAND --help.")
-    fixed = {} if width is None else {"terminal_width": width, "max_content_width": width}
-    parent = click.Context(group, info_name=f"ordnance game do {game} --side SIDE", **fixed)
+    parent = click.Context(
+        group,
+        info_name=f"ordnance game do {game} --side SIDE",
+        terminal_width=width,
+        max_content_width=width,
+    )
     if verb is None:
         return parent.get_help() + "\n"
     command = table.commands[verb]
-    return click.Context(command, info_name=verb, parent=parent, **fixed).get_help() + "\n"
+    return click.Context(command, info_name=verb, parent=parent).get_help() + "\n"
 
 
 def command_table(game: str, *, db: str | None, server: str | None) -> CommandTable:
