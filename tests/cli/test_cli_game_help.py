@@ -145,3 +145,10 @@ def test_the_game_commands_page_matches_the_tables():
     for name in ("asl", "lnl", "vv"):
         for verb in ruleset(name).commands.verbs:
             assert f"### {name}: {verb}\n" in text
+
+
+def test_help_with_an_option_short_of_its_value_is_clicks_one_line(cli, db):
+    made = new_game(cli, db, "asl")
+    short = cli("game", "do", made["game"], "fire", "--help", "--db")
+    assert "'--db' requires an argument" in one_line(short, 2)
+    assert game_do.scan(["g", "--help", "--db"], {"--db"}).incomplete

@@ -35,12 +35,13 @@ HELP = ("--help",)
 @dataclass
 class Scan:
     """Where things stand in ``game do``'s words: GAME, the verb's index, ``--help``'s index,
-    and the values of ``game do``'s own options seen."""
+    the values of ``game do``'s own options seen, and whether one of them lacks its value."""
 
     game: str | None = None
     verb: int | None = None
     help: int | None = None
     values: dict[str, str] = field(default_factory=dict)
+    incomplete: bool = False
 
 
 def scan(args: Sequence[str], valued: Collection[str]) -> Scan:
@@ -58,8 +59,10 @@ def scan(args: Sequence[str], valued: Collection[str]) -> Scan:
             if name in valued and not equals and index + 1 < len(args):
                 found.values[name] = args[index + 1]
                 index += 1
-            elif name in valued:
+            elif name in valued and equals:
                 found.values[name] = value
+            elif name in valued:
+                found.incomplete = True  # Click says so, in its own words
         elif found.game is None:
             found.game = word
         elif found.verb is None:
@@ -80,7 +83,7 @@ class GameDoCommand(typer.core.TyperCommand):
             for name in param.opts
         }
         found = scan(args, valued)
-        asks = found.help is not None and found.game is not None
+        asks = found.help is not None and found.game is not None and not found.incomplete
         if asks and (found.verb is None or (found.help or 0) > found.verb):
             assert found.game is not None
             words = [] if found.verb is None else [args[found.verb]]
