@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ordnance.cli import game_do
 from ordnance.game.registry import ruleset
@@ -152,3 +154,23 @@ def test_help_with_an_option_short_of_its_value_is_clicks_one_line(cli, db):
     short = cli("game", "do", made["game"], "fire", "--help", "--db")
     assert "'--db' requires an argument" in one_line(short, 2)
     assert game_do.scan(["g", "--help", "--db"], {"--db"}).incomplete
+
+
+WORDS = ["fire", "dispense", "dispence", "phase", "next", "mark", "pak", "pz4", "m24", "--ammo",
+         "AP", "--drm", "-1", "--to-hit", "--target", "4I5", "--ce", "--help", "--", "-", "",
+         "--ammo=HE", "--amo", "é", "\x00", "9" * 40]  # fmt: skip
+
+
+@pytest.mark.clause("SYS.record")
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(words=st.lists(st.sampled_from(WORDS), max_size=6))
+def test_any_words_are_answered_in_one_line_or_help(cli, tmp_path_factory, token_file, words):
+    db = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'games.sqlite3'}"
+    made = new_game(cli, db, "asl")
+    act = ["--side", "german", "--token-file", token_file(made["tokens"]["german"])]
+    before = cli("game", "log", made["game"], "--db", db, "--json").json
+    result = cli("game", "do", made["game"], *act, "--db", db, *words)
+    assert result.code in (0, 1, 2) and "Traceback" not in result.err
+    if result.code != 0:
+        one_line(result, result.code)
+        assert cli("game", "log", made["game"], "--db", db, "--json").json == before
