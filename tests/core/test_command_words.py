@@ -131,3 +131,11 @@ def test_a_hand_made_table():
     assert table.suggestion("rol") == "roll" and table.suggestion("zzz") is None
     with pytest.raises(BadInput, match="unknown command; one of hold, roll"):
         table.read(["zzz"])
+
+
+def test_words_read_again_come_from_the_cache_as_fresh_copies():
+    first = asl("german", ["move", "pz4", "--to", "4J3"])
+    first.args["to"].append("4J4")  # a caller that changes its copy changes no other
+    again = asl("german", ["move", "pz4", "--to", "4J3"])
+    assert again.args["to"] == ["4J3"] and again.text == "move pz4 --to 4J3"
+    assert ("move", "pz4", "--to", "4J3") in ASL._read

@@ -122,6 +122,9 @@ class Verb:
     required: tuple[str, ...] = ()
 
 
+READ_CACHE = 4096  # commands' words a table remembers having read
+
+
 class _Read(click.ParamType[Any, Any]):
     """A Click type whose conversion is one of the table's readers (a BadInput passes up)."""
 
@@ -143,6 +146,7 @@ class CommandTable:
     def __init__(self, verbs: Mapping[str, Verb], *, options_first: bool = False) -> None:
         self.verbs = verbs
         self.options_first = options_first
+        self._read: dict[tuple[str, ...], tuple[str, dict[str, Any]]] = {}
 
     @cached_property
     def commands(self) -> dict[str, click.Command]:
@@ -179,8 +183,21 @@ class CommandTable:
     def read(self, words: Sequence[str]) -> tuple[str, dict[str, Any]]:
         """The verb and its arguments (every option present: a flag False, a list empty).
 
-        Every fault is one :class:`BadInput` naming the whole command.
+        Every fault is one :class:`BadInput` naming the whole command. Words read before are
+        answered from a cache (a ruleset probes the same candidate texts again and again);
+        each answer is a fresh copy.
         """
+        key = tuple(words)
+        known = self._read.get(key)
+        if known is None:
+            known = self._read_words(words)
+            if len(self._read) >= READ_CACHE:
+                self._read.clear()  # start again (safe beside other threads, unlike eviction)
+            self._read[key] = known
+        verb, args = known
+        return verb, {k: list(v) if isinstance(v, list) else v for k, v in args.items()}
+
+    def _read_words(self, words: Sequence[str]) -> tuple[str, dict[str, Any]]:
         verb = self.verb(words)
         whole = shlex.join(words)
         spec = self.verbs[verb]
