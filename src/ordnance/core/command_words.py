@@ -36,14 +36,15 @@ import difflib
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
-
-import click
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any
 
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_NUMBER
 from ordnance.core.limits import whole_number as _whole
+
+if TYPE_CHECKING:
+    import click
 
 
 def bounded(what: str, text: str) -> int:
@@ -125,15 +126,25 @@ class Verb:
 READ_CACHE = 4096  # commands' words a table remembers having read
 
 
-class _Read(click.ParamType[Any, Any]):
-    """A Click type whose conversion is one of the table's readers (a BadInput passes up)."""
+@cache
+def _read_type() -> Callable[[Callable[[str], Any], str], click.ParamType[Any, Any]]:
+    """A Click type whose conversion is one of the table's readers (a BadInput passes up).
 
-    def __init__(self, read: Callable[[str], Any], metavar: str) -> None:
-        self.read = read
-        self.name = metavar.lower()
+    Made on first use: importing Click waits until a game's words are read.
+    """
+    import click  # noqa: PLC0415
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        return self.read(value) if isinstance(value, str) else value
+    class Read(click.ParamType[Any, Any]):
+        def __init__(self, read: Callable[[str], Any], metavar: str) -> None:
+            self.read = read
+            self.name = metavar.lower()
+
+        def convert(
+            self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+        ) -> Any:
+            return self.read(value) if isinstance(value, str) else value
+
+    return Read
 
 
 class CommandTable:
@@ -155,6 +166,8 @@ class CommandTable:
 
     def group(self, name: str, help_text: str = "") -> click.Group:
         """The game's commands as one Click group (for ``--help``)."""
+        import click  # noqa: PLC0415
+
         return click.Group(name, commands=self.commands, help=help_text)
 
     def suggestion(self, verb: str) -> str | None:
@@ -202,6 +215,8 @@ class CommandTable:
         whole = shlex.join(words)
         spec = self.verbs[verb]
         command = self.commands[verb]
+        import click  # noqa: PLC0415
+
         try:
             context = command.make_context(verb, list(words[1:]), help_option_names=[])
         except click.ClickException as error:
@@ -210,6 +225,9 @@ class CommandTable:
 
 
 def _command(name: str, verb: Verb) -> click.Command:
+    import click  # noqa: PLC0415
+
+    read_type = _read_type()
     params: list[click.Parameter] = []
     positional = verb.positional
     if positional is not None:
@@ -217,7 +235,7 @@ def _command(name: str, verb: Verb) -> click.Command:
             click.Argument(
                 [positional.arg],
                 metavar=positional.metavar + ("..." if positional.many else ""),
-                type=_Read(positional.read, positional.metavar),
+                type=read_type(positional.read, positional.metavar),
                 nargs=-1 if positional.many else 1,
                 required=not (positional.optional or positional.many),
             )
@@ -233,7 +251,7 @@ def _command(name: str, verb: Verb) -> click.Command:
         params.append(
             click.Option(
                 [option_name, option.arg],
-                type=_Read(option.read, option.metavar),
+                type=read_type(option.read, option.metavar),
                 multiple=True,
                 metavar=option.metavar,
                 required=required,
@@ -271,6 +289,8 @@ def _arguments(
 
 def _fault(error: click.ClickException, verb: str, spec: Verb) -> str:
     """A Click usage error in the words every game uses."""
+    import click  # noqa: PLC0415
+
     if isinstance(error, click.NoSuchOption):
         known = ", ".join(spec.options) or "none"
         close = f", did you mean {error.possibilities[0]!r}?" if error.possibilities else ";"
