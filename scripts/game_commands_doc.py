@@ -26,7 +26,7 @@ INTRO = """\
 
 A game started with `ordnance game new SCENARIO` is played one command at a time:
 
-```sh
+```text
 ordnance game do GAME --side SIDE --token-file FILE COMMAND [WORDS] [OPTIONS]
 ```
 
