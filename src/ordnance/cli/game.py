@@ -10,6 +10,7 @@ as one line by ``ordnance.cli.app.main``; nothing is stored when a command fails
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ordnance.cli import remote
+from ordnance.cli.game_do import GameDoCommand
 from ordnance.cli.groups import game_app
 from ordnance.cli.output import console, emit_json, output_file, ruling_table
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
@@ -319,6 +321,7 @@ def _stage(state: dict[str, Any]) -> str:
 
 @game_app.command(
     "do",
+    cls=GameDoCommand,
     context_settings={"ignore_unknown_options": True},
 )
 def do_command(
@@ -328,7 +331,9 @@ def do_command(
         typer.Argument(
             metavar="COMMAND...",
             help="e.g. 'fire pak --ammo APCR', 'canister at45 --drm 1', 'dispense m24 --target"
-            " 4I5', 'phase next'. With 'dice: physical' add --dice W,C (a dr: --dice N).",
+            " 4I5', 'phase next'. With 'dice: physical' add --dice W,C (a dr: --dice N)."
+            " The game's commands: 'game do GAME --help'; one command's options:"
+            " 'game do GAME COMMAND --help'.",
         ),
     ],
     *,
@@ -513,13 +518,22 @@ def export_command(
     game: GameId,
     out: Annotated[
         Path,
-        typer.Option("--out", metavar="FILE", help="Where to write the log.", callback=output_file),
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Where to write the log ('-': standard output).",
+            callback=output_file,
+        ),
     ],
     db: Db = None,
     as_json: AsJson = False,
     server: Server = None,
 ) -> None:
-    """Write the game's log to one JSON file (hash-chained, one entry per line)."""
+    """Write the game's log to one JSON file (hash-chained, one entry per line); --out - writes
+    it to standard output."""
+    to_stdout = str(out) == "-"
+    if to_stdout and as_json:
+        raise BadInput("option", "--json", "with --out - the log itself is what is printed")
     if server is not None:
         text = remote.export(server, game)
     else:
@@ -528,11 +542,16 @@ def export_command(
             text = service.export(game)
             folded = service.game(game)
         shown(game, folded.version, folded.head)
+    entries = text.count("\n") - 2
+    if to_stdout:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        sys.stderr.write(f"Wrote {entries} entries of game {game} to standard output\n")
+        return
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as error:
         raise BadInput("file", str(out), f"cannot be written ({error.strerror})") from None
-    entries = text.count("\n") - 2
     if as_json:
         emit_json({"game": game, "file": str(out), "entries": entries})
         return

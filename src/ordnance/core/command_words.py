@@ -1,41 +1,55 @@
-"""The generic half of reading a game command's words: the verb, and its ``--options``.
+"""A game's command table, and the words of one command read through Click.
 
-Each ruleset keeps its own verb table (which verbs, what each names first, which options in
-which order) and whatever is peculiar to one verb; what every table shares lives here, so a
+Each ruleset declares its commands once, as a :class:`CommandTable` of :class:`Verb` values
+(what the verb names first, its ``--options`` in canonical order, which of them it cannot do
+without, a line of help for each). From that table this module builds one Click command per
+verb: the game service reads a command's words with it (:meth:`CommandTable.read`), and
+``ordnance game do GAME ... fire --help`` prints its help (:meth:`CommandTable.group`). A
 player sees the same sentences for the same slips (an unknown option, one given twice, a
-missing value) in every game.
+missing value, a mistyped verb) in every game, always as one :class:`BadInput`.
 
->>> options = {"--at": Option("at", label), "--drm": Option("drms", whole_number, repeats=True)}
->>> args = option_defaults(options)
->>> read_options(args, options, ["--drm", "-1", "--at", "e5"], "fire", "fire a --at e5")
->>> args, option_words(options, args)
-({'at': 'E5', 'drms': [-1]}, ['--at', 'E5', '--drm', '-1'])
+>>> table = CommandTable(
+...     {
+...         "fire": Verb(
+...             "Fire a unit.",
+...             Positional("unit", "UNIT", "a unit id"),
+...             {
+...                 "--at": Option("at", label, help="The hex fired at."),
+...                 "--drm": Option("drms", whole_number, repeats=True, help="A DRM."),
+...             },
+...             required=("--at",),
+...         )
+...     }
+... )
+>>> verb, args = table.read(["fire", "a", "--drm", "-1", "--at", "e5"])
+>>> verb, args, option_words(table.verbs[verb].options, args)
+('fire', {'unit': 'a', 'at': 'E5', 'drms': [-1]}, ['--at', 'E5', '--drm', '-1'])
+>>> table.read(["fier", "a"])  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ordnance.core.errors.BadInput: bad command 'fier a': unknown command, did you mean 'fire'? ...
 """
 
 from __future__ import annotations
 
+import difflib
 import shlex
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any
 
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_NUMBER
 from ordnance.core.limits import whole_number as _whole
 
+if TYPE_CHECKING:
+    import click
+
 
 def bounded(what: str, text: str) -> int:
     """A whole number of at most MAX_DIGITS ASCII digits, with an optional sign."""
     return _whole(text, what, -MAX_NUMBER, MAX_NUMBER)
-
-
-@dataclass(frozen=True)
-class Option:
-    """One ``--option``: the argument it fills, how its value is read, whether it repeats."""
-
-    arg: str
-    read: Callable[[str], Any] | None  # None: a flag without a value
-    repeats: bool = False
 
 
 def label(text: str) -> str:
@@ -60,81 +74,238 @@ def whole_number(text: str) -> int:
     return bounded("number", text)
 
 
-def verb_of(words: Sequence[str], verbs: Collection[str]) -> tuple[str, str]:
-    """The command's verb (lower case) and its words as one text (for the refusals).
+def verbatim(text: str) -> str:
+    """A word kept as given."""
+    return text
 
-    >>> verb_of(["Fire", "pak"], ("phase", "fire"))
-    ('fire', 'Fire pak')
-    >>> verb_of(["shoot"], ("phase", "fire"))
-    Traceback (most recent call last):
-    ...
-    ordnance.core.errors.BadInput: bad command 'shoot': unknown command; one of phase, fire
+
+@dataclass(frozen=True)
+class Option:
+    """One ``--option``: the argument it fills, how its value is read, whether it repeats.
+
+    ``read`` None makes a flag (no value). ``metavar`` names the value in the help.
     """
-    whole = shlex.join(words)
-    if not words:
-        raise BadInput("command", whole, f"empty; one of {', '.join(verbs)}")
-    verb = words[0].lower()
-    if verb not in verbs:
-        raise BadInput("command", whole, f"unknown command; one of {', '.join(verbs)}")
-    return verb, whole
+
+    arg: str
+    read: Callable[[str], Any] | None
+    repeats: bool = False
+    help: str = ""
+    metavar: str = "VALUE"
 
 
-def option_defaults(options: Mapping[str, Option]) -> dict[str, Any]:
-    """Every option's argument before any is given: no flag, no value, an empty list.
+@dataclass(frozen=True)
+class Positional:
+    """The word(s) a verb names first: its argument, help name, and what a refusal calls it.
 
-    >>> option_defaults({"--ce": Option("ce", None), "--to": Option("to", label, repeats=True)})
-    {'ce': False, 'to': []}
+    ``many``: any number of words (none included); ``optional``: the word may be left out
+    (the ruleset then decides what that means).
     """
-    return {
-        o.arg: [] if o.repeats else (False if o.read is None else None) for o in options.values()
-    }
+
+    arg: str
+    metavar: str
+    what: str
+    read: Callable[[str], Any] = verbatim
+    help: str = ""
+    many: bool = False
+    optional: bool = False
 
 
-def read_options(
-    args: dict[str, Any], options: Mapping[str, Option], rest: Sequence[str], verb: str, whole: str
-) -> None:
-    """Read the ``--option`` words ``rest`` of ``verb`` into ``args`` (see :func:`option_defaults`).
+@dataclass(frozen=True)
+class Verb:
+    """One command of a game: its help, what it names first, its options and required ones.
 
-    ``whole`` is the command's text, which every refusal names.
-
-    >>> options = {"--at": Option("at", label)}
-    >>> read_options({"at": None}, options, ["--at", "E5", "--at", "F5"], "fire", "fire ...")
-    Traceback (most recent call last):
-    ...
-    ordnance.core.errors.BadInput: bad command 'fire ...': --at given twice
+    ``options`` are in the order the canonical text lists them; ``required`` names options.
     """
-    words = list(rest)
-    while words:
-        name = words.pop(0)
-        if name not in options:
-            known = ", ".join(options) or "none"
-            raise BadInput("command", whole, f"unknown option {name!r} for {verb}; known: {known}")
-        option = options[name]
-        if option.read is None:
-            args[option.arg] = True
-            continue
+
+    help: str
+    positional: Positional | None = None
+    options: Mapping[str, Option] = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+
+
+READ_CACHE = 4096  # commands' words a table remembers having read
+
+
+@cache
+def _read_type() -> Callable[[Callable[[str], Any], str], click.ParamType[Any, Any]]:
+    """A Click type whose conversion is one of the table's readers (a BadInput passes up).
+
+    Made on first use: importing Click waits until a game's words are read.
+    """
+    import click  # noqa: PLC0415
+
+    class Read(click.ParamType[Any, Any]):
+        def __init__(self, read: Callable[[str], Any], metavar: str) -> None:
+            self.read = read
+            self.name = metavar.lower()
+
+        def convert(
+            self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+        ) -> Any:
+            return self.read(value) if isinstance(value, str) else value
+
+    return Read
+
+
+class CommandTable:
+    """A game's commands: read a command's words, and the Click group that documents them.
+
+    ``options_first``: the parsed arguments list the options before the positional words (the
+    order a game's stored commands have always had).
+    """
+
+    def __init__(self, verbs: Mapping[str, Verb], *, options_first: bool = False) -> None:
+        self.verbs = verbs
+        self.options_first = options_first
+        self._read: dict[tuple[str, ...], tuple[str, dict[str, Any]]] = {}
+
+    @cached_property
+    def commands(self) -> dict[str, click.Command]:
+        """One Click command per verb (made on first use, then kept)."""
+        return {name: _command(name, verb) for name, verb in self.verbs.items()}
+
+    def group(self, name: str, help_text: str = "") -> click.Group:
+        """The game's commands as one Click group (for ``--help``)."""
+        import click  # noqa: PLC0415
+
+        return click.Group(name, commands=self.commands, help=help_text)
+
+    def suggestion(self, verb: str) -> str | None:
+        """The known verb closest to a mistyped one, if any is close.
+
+        >>> CommandTable({"dispense": Verb(""), "grenades": Verb("")}).suggestion("dispence")
+        'dispense'
+        """
+        close = difflib.get_close_matches(verb.lower(), list(self.verbs), n=1)
+        return close[0] if close else None
+
+    def verb(self, words: Sequence[str]) -> str:
+        """The command's verb, lower case; an unknown one is refused with the closest verb."""
+        whole = shlex.join(words)
+        known = ", ".join(self.verbs)
         if not words:
-            raise BadInput("command", whole, f"{name} needs a value")
-        value = option.read(words.pop(0))
-        if option.repeats:
-            args[option.arg].append(value)
-        elif args[option.arg] is not None:
+            raise BadInput("command", whole, f"empty; one of {known}")
+        verb = words[0].lower()
+        if verb not in self.verbs:
+            close = self.suggestion(verb)
+            hint = f", did you mean {close!r}?" if close is not None else ";"
+            where = f" (one of {known})" if close is not None else f" one of {known}"
+            raise BadInput("command", whole, f"unknown command{hint}{where}")
+        return verb
+
+    def read(self, words: Sequence[str]) -> tuple[str, dict[str, Any]]:
+        """The verb and its arguments (every option present: a flag False, a list empty).
+
+        Every fault is one :class:`BadInput` naming the whole command. Words read before are
+        answered from a cache (a ruleset probes the same candidate texts again and again);
+        each answer is a fresh copy.
+        """
+        key = tuple(words)
+        known = self._read.get(key)
+        if known is None:
+            known = self._read_words(words)
+            if len(self._read) >= READ_CACHE:
+                self._read.clear()  # start again (safe beside other threads, unlike eviction)
+            self._read[key] = known
+        verb, args = known
+        return verb, {k: list(v) if isinstance(v, list) else v for k, v in args.items()}
+
+    def _read_words(self, words: Sequence[str]) -> tuple[str, dict[str, Any]]:
+        verb = self.verb(words)
+        whole = shlex.join(words)
+        spec = self.verbs[verb]
+        command = self.commands[verb]
+        import click  # noqa: PLC0415
+
+        try:
+            context = command.make_context(verb, list(words[1:]), help_option_names=[])
+        except click.ClickException as error:
+            raise BadInput("command", whole, _fault(error, verb, spec)) from None
+        return verb, _arguments(context.params, spec, whole, self.options_first)
+
+
+def _command(name: str, verb: Verb) -> click.Command:
+    import click  # noqa: PLC0415
+
+    read_type = _read_type()
+    params: list[click.Parameter] = []
+    positional = verb.positional
+    if positional is not None:
+        params.append(
+            click.Argument(
+                [positional.arg],
+                metavar=positional.metavar + ("..." if positional.many else ""),
+                type=read_type(positional.read, positional.metavar),
+                nargs=-1 if positional.many else 1,
+                required=not (positional.optional or positional.many),
+            )
+        )
+    for option_name, option in verb.options.items():
+        required = option_name in verb.required
+        help_text = option.help + (" Repeatable." if option.repeats else "")
+        if option.read is None:
+            params.append(click.Option([option_name, option.arg], is_flag=True, help=help_text))
+            continue
+        # Every valued option collects all its values, so one given twice is refused (Click
+        # would silently keep the last).
+        params.append(
+            click.Option(
+                [option_name, option.arg],
+                type=read_type(option.read, option.metavar),
+                multiple=True,
+                metavar=option.metavar,
+                required=required,
+                help=help_text,
+            )
+        )
+    epilog = ""
+    if positional is not None and positional.help:
+        epilog = f"{positional.metavar}: {positional.help}"
+    return click.Command(name, params=params, help=verb.help, epilog=epilog or None)
+
+
+def _arguments(
+    params: Mapping[str, Any], spec: Verb, whole: str, options_first: bool
+) -> dict[str, Any]:
+    """Click's values as the rulesets take them, in the order their texts list them."""
+    options: dict[str, Any] = {}
+    for name, option in spec.options.items():
+        value = params[option.arg]
+        if option.read is None:
+            options[option.arg] = bool(value)
+        elif option.repeats:
+            options[option.arg] = list(value)
+        elif len(value) > 1:
             raise BadInput("command", whole, f"{name} given twice")
         else:
-            args[option.arg] = value
+            options[option.arg] = value[0] if value else None
+    first: dict[str, Any] = {}
+    positional = spec.positional
+    if positional is not None:
+        value = params[positional.arg]
+        first[positional.arg] = list(value) if positional.many else value
+    return {**options, **first} if options_first else {**first, **options}
 
 
-def require(args: Mapping[str, Any], needed: Sequence[str], verb: str, whole: str) -> None:
-    """Refuse a command that lacks one of the options its verb cannot do without.
+def _fault(error: click.ClickException, verb: str, spec: Verb) -> str:
+    """A Click usage error in the words every game uses."""
+    import click  # noqa: PLC0415
 
-    >>> require({"at": None}, ("at",), "fire", "fire a")
-    Traceback (most recent call last):
-    ...
-    ordnance.core.errors.BadInput: bad command 'fire a': fire needs --at
-    """
-    for name in needed:
-        if args[name] is None or args[name] == []:
-            raise BadInput("command", whole, f"{verb} needs --{name}")
+    if isinstance(error, click.NoSuchOption):
+        known = ", ".join(spec.options) or "none"
+        close = f", did you mean {error.possibilities[0]!r}?" if error.possibilities else ";"
+        return f"unknown option {error.option_name!r} for {verb}{close} known: {known}"
+    if isinstance(error, click.MissingParameter) and error.param is not None:
+        if isinstance(error.param, click.Argument) and spec.positional is not None:
+            return f"{verb} needs {spec.positional.what}"
+        return f"{verb} needs {error.param.opts[0]}"
+    if isinstance(error, click.BadOptionUsage) and "requires an argument" in error.message:
+        return f"{error.option_name} needs a value"
+    message = error.format_message().rstrip(".")
+    if message.startswith("Got unexpected extra argument"):
+        extra = message.partition("(")[2].rstrip(")")
+        return f"unexpected word(s) {extra} after {verb}"
+    return message[:1].lower() + message[1:]
 
 
 def option_words(options: Mapping[str, Option], args: Mapping[str, Any]) -> list[str]:

@@ -23,11 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from ordnance.core.dice import DR, DiceSource, DieRoll
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
+
+if TYPE_CHECKING:
+    from ordnance.core.command_words import CommandTable
 
 JsonObject = dict[str, Any]
 RollKind = Literal["DR", "dr"]
@@ -223,6 +226,17 @@ class CounterRules(Protocol):
     def counters(self, state: Any) -> tuple[CounterView, ...]:
         """Every unit on the map now (eliminated ones and passengers left out or shown as
         their rulesets choose), in the order a stack lists them."""
+        ...
+
+
+@runtime_checkable
+class CommandHelp(Protocol):
+    """Optional: a ruleset whose command words come from a :class:`CommandTable`, so that
+    ``game do GAME ... COMMAND --help`` can show them."""
+
+    @property
+    def commands(self) -> CommandTable:
+        """The table :meth:`Ruleset.parse_command` reads the words with."""
         ...
 
 

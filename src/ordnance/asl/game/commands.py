@@ -41,13 +41,12 @@ from ordnance.asl.dispensers import Crew, dispenser_family
 from ordnance.asl.heat import DATA as HEAT_DATA
 from ordnance.asl.notation import Family
 from ordnance.core.command_words import (
+    CommandTable,
     Option,
+    Positional,
+    Verb,
     label,
-    option_defaults,
     option_words,
-    read_options,
-    require,
-    verb_of,
     whole_number,
 )
 from ordnance.core.errors import BadInput
@@ -90,92 +89,163 @@ def _crew(text: str) -> str:
     return Crew.parse(text).value
 
 
-# Per verb: does it name a unit, and its options in the order the canonical text lists them.
-VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
-    "phase": (False, {}),
-    "fire": (
-        True,
-        {
-            "--ammo": Option("ammo", _ammo),
-            "--to-hit": Option("to_hit", whole_number),
-            "--drm": Option("drms", whole_number, repeats=True),
-            "--intensive-fire": Option("intensive_fire", None),
-            "--target": Option("target", _target),
-            "--tem": Option("tem", _word),
-            "--own-hex": Option("own_hex", None),
-            "--interior-building": Option("interior_building", None),
-        },
-    ),
-    "canister": (
-        True,
-        {
-            "--fp": Option("fp", _fp),
-            "--drm": Option("drms", whole_number, repeats=True),
-            "--adjacent": Option("adjacent", _adjacent),
-            "--adjacent-drm": Option("adjacent_drms", whole_number, repeats=True),
-            "--armored": Option("armored", None),
-            "--purpose": Option("purpose", _word),
-            "--aim": Option("aim", whole_number),
-            "--building": Option("building", label),
-            "--level": Option("level", whole_number),
-            "--top": Option("top", whole_number),
-        },
-    ),
-    "move": (
-        True,
-        {
-            "--to": Option("to", label, repeats=True),
-            "--dest": Option("dest", label),
-            "--ca": Option("ca", label),
-            "--mp": Option("mp", whole_number),
-        },
-    ),
-    "man": (True, {}),
-    "mark": (
-        True,
-        {
-            "--ce": Option("ce", None),
-            "--bu": Option("bu", None),
-            "--motion": Option("motion", None),
-            "--stopped": Option("stopped", None),
-            "--crew": Option("crew", _crew),
-            "--abandoned": Option("abandoned", None),
-            "--fired": Option("fired", None),
-            "--immobile": Option("immobile", None),
-        },
-    ),
-    "dispense": (
-        True,
-        {
-            "--type": Option("type", _dispenser),
-            "--target": Option("target", label),
-            "--ca": Option("ca", label),
-            "--hindrance": Option("hindrance", whole_number),
-            "--cc-he": Option("cc_he", None),
-        },
-    ),
-    "grenades": (True, {}),
-}
-REQUIRED = {"fire": ("ammo",)}
+def _step(text: str) -> str:
+    return text.strip().lower()
+
+
+_UNIT = Positional("unit", "UNIT", "a unit id", help="The unit's id in the scenario.")
+_DRM = Option(
+    "drms", whole_number, repeats=True, metavar="N", help="A DRM you apply (TEM, Hindrance...)."
+)
+_CA = Option("ca", label, metavar="C", help="The Covered Arc to end with: a hex corner, e.g. B.")
+# Every verb: its help, what it names first, its options in the order the canonical text lists
+# them, and the options it cannot do without.
+COMMANDS = CommandTable(
+    {
+        "phase": Verb(
+            "End this phase and go on to the next (its owner only).",
+            Positional("step", "next", "'next'", _step, help="The word 'next'.", optional=True),
+        ),
+        "fire": Verb(
+            "One shot of a Gun or vehicle with the ammunition it declares (C8).",
+            _UNIT,
+            {
+                "--ammo": Option(
+                    "ammo", _ammo, metavar="A", help="The ammunition fired: AP, APCR, HE, ..."
+                ),
+                "--to-hit": Option(
+                    "to_hit",
+                    whole_number,
+                    metavar="N",
+                    help="The final To Hit number; with it the shot says hit or miss.",
+                ),
+                "--drm": _DRM,
+                "--intensive-fire": Option(
+                    "intensive_fire", None, help="Intensive Fire (a lower Breakdown number)."
+                ),
+                "--target": Option(
+                    "target",
+                    _target,
+                    metavar="T",
+                    help="HEAT: the kind of target; SMOKE or WP: the hex it lands in.",
+                ),
+                "--tem": Option("tem", _word, metavar="TEM", help="HEAT: the target's cover."),
+                "--own-hex": Option("own_hex", None, help="SMOKE/WP into the firer's own hex."),
+                "--interior-building": Option(
+                    "interior_building", None, help="SMOKE/WP inside a building."
+                ),
+            },
+            required=("--ammo",),
+        ),
+        "canister": Verb(
+            "One Canister IFT DR on the target and the adjacent hex(es) (C8.4, C8.41).",
+            _UNIT,
+            {
+                "--fp": Option("fp", _fp, metavar="N", help="The Canister FP, if not the gun's."),
+                "--drm": _DRM,
+                "--adjacent": Option(
+                    "adjacent",
+                    _adjacent,
+                    metavar="X",
+                    help="Also attack the adjacent 'hex' or 'hexside' along the LOS.",
+                ),
+                "--adjacent-drm": Option(
+                    "adjacent_drms",
+                    whole_number,
+                    repeats=True,
+                    metavar="N",
+                    help="A DRM of the adjacent attack (its TEM).",
+                ),
+                "--armored": Option("armored", None, help="The target is an armored vehicle."),
+                "--purpose": Option(
+                    "purpose",
+                    _word,
+                    metavar="P",
+                    help="Why it fires (default: attack; C8.42 forbids some uses).",
+                ),
+                "--aim": Option(
+                    "aim", whole_number, metavar="N", help="The aiming point, numbered from 1."
+                ),
+                "--building": Option(
+                    "building", label, metavar="HEX", help="Aim at the building in HEX instead."
+                ),
+                "--level": Option(
+                    "level", whole_number, metavar="L", help="With --building: the level aimed at."
+                ),
+                "--top": Option(
+                    "top", whole_number, metavar="T", help="With --building: its top level."
+                ),
+            },
+        ),
+        "move": Verb(
+            "Move a vehicle along a checked path (or to a destination) in its own MPh.",
+            _UNIT,
+            {
+                "--to": Option(
+                    "to", label, repeats=True, metavar="HEX", help="The next hex of the path."
+                ),
+                "--dest": Option(
+                    "dest", label, metavar="HEX", help="Where to go; the path is found for you."
+                ),
+                "--ca": _CA,
+                "--mp": Option(
+                    "mp", whole_number, metavar="N", help="MP spent in place (no hex entered)."
+                ),
+            },
+        ),
+        "man": Verb("Infantry has moved to the Gun and mans it.", _UNIT),
+        "mark": Verb(
+            "Record a vehicle's markers and crew, as its owner sets them (D13.2-state).",
+            _UNIT,
+            {
+                "--ce": Option("ce", None, help="Crew Exposed."),
+                "--bu": Option("bu", None, help="Buttoned Up."),
+                "--motion": Option("motion", None, help="In Motion."),
+                "--stopped": Option("stopped", None, help="Stopped (no Motion marker)."),
+                "--crew": Option(
+                    "crew",
+                    _crew,
+                    metavar="STATE",
+                    help="The crew's state: ok, stunned, shocked or broken.",
+                ),
+                "--abandoned": Option("abandoned", None, help="The crew has left it."),
+                "--fired": Option("fired", None, help="It has fired this phase."),
+                "--immobile": Option("immobile", None, help="It can no longer move."),
+            },
+        ),
+        "dispense": Verb(
+            "A smoke dispenser usage DR (D13.2 to D13.34); an sM is aimed with --target.",
+            _UNIT,
+            {
+                "--type": Option(
+                    "type",
+                    _dispenser,
+                    metavar="T",
+                    help="Which dispenser (sD, sM, ...), if it has more than one.",
+                ),
+                "--target": Option("target", label, metavar="HEX", help="sM: the hex aimed at."),
+                "--ca": _CA,
+                "--hindrance": Option(
+                    "hindrance",
+                    whole_number,
+                    metavar="N",
+                    help="sM without a map: the LOS Hindrance to the target hex.",
+                ),
+                "--cc-he": Option("cc_he", None, help="HE fired in Close Combat."),
+            },
+        ),
+        "grenades": Verb("A smoke grenade usage dr (D13.35).", _UNIT),
+    }
+)
 
 
 def parse_command(side: str, words: Sequence[str]) -> Command:
     """Read one command (see the module docstring); the text is rebuilt in canonical order."""
-    verb, whole = verb_of(words, VERBS)
-    takes_unit, options = VERBS[verb]
-    rest = list(words[1:])
-    args: dict[str, Any] = {}
+    verb, args = COMMANDS.read(words)
     if verb == "phase":
-        if [w.lower() for w in rest] != ["next"]:
-            raise BadInput("command", whole, "the only phase command is 'phase next'")
+        if args["step"] != "next":
+            raise BadInput("command", shlex.join(words), "the only phase command is 'phase next'")
         return Command(side, verb, {}, "phase next")
-    if takes_unit:
-        if not rest or rest[0].startswith("--"):
-            raise BadInput("command", whole, f"{verb} needs a unit id")
-        args["unit"] = rest.pop(0)
-    args.update(option_defaults(options))
-    read_options(args, options, rest, verb, whole)
-    require(args, REQUIRED.get(verb, ()), verb, whole)
     return Command(side, verb, args, command_text(verb, args))
 
 
@@ -184,5 +254,5 @@ def command_text(verb: str, args: Mapping[str, Any]) -> str:
     if verb == "phase":
         return "phase next"
     words = [verb, str(args["unit"])]
-    words += option_words(VERBS[verb][1], args)
+    words += option_words(COMMANDS.verbs[verb].options, args)
     return shlex.join(words)

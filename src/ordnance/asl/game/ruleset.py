@@ -26,7 +26,7 @@ from typing import Any
 
 from ordnance.asl.game import resolve as rules
 from ordnance.asl.game.afv import afv_view
-from ordnance.asl.game.commands import parse_command
+from ordnance.asl.game.commands import COMMANDS, parse_command
 from ordnance.asl.game.counters import counters
 from ordnance.asl.game.event_text import describe
 from ordnance.asl.game.markers import SmokeMarker
@@ -36,6 +36,7 @@ from ordnance.asl.game.smoke_view import smoke_devices
 from ordnance.asl.game.state import AslState, apply, initial_state
 from ordnance.asl.notation import Family, format_capabilities
 from ordnance.asl.terrain import asl_chart
+from ordnance.core.command_words import CommandTable
 from ordnance.core.dice import DiceSource
 from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
@@ -47,6 +48,10 @@ _ORDINARY = (Family.AP, Family.HE)
 
 class AslRuleset:
     """ASL special ammunition (C8) in play: side record, Player Turns and phases, fire."""
+
+    @property
+    def commands(self) -> CommandTable:
+        return COMMANDS
 
     @property
     def name(self) -> str:

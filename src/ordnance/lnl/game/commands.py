@@ -28,66 +28,73 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ordnance.core.command_words import (
+    CommandTable,
     Option,
+    Positional,
+    Verb,
     label,
-    option_defaults,
     option_words,
-    read_options,
-    require,
-    verb_of,
     whole_number,
 )
 from ordnance.core.errors import BadInput
 from ordnance.core.ruleset import Command
 
-
-@dataclass(frozen=True)
-class Verb:
-    """What follows a verb: a positional word (its argument name), options, required ones."""
-
-    positional: str | None = None
-    options: Mapping[str, Option] = field(default_factory=dict)
-    required: tuple[str, ...] = ()
-
-
+_UNIT = Positional("unit", "UNIT", "a unit", help="The unit's id in the scenario.")
+_AT = Option("at", label, metavar="HEX", help="The hex fired at.")
 _SHELL = {
-    "--at": Option("at", label),
-    "--opportunity": Option("opportunity", None),
-    "--drm": Option("drms", whole_number, repeats=True),
+    "--at": _AT,
+    "--opportunity": Option("opportunity", None, help="Opportunity Fire (in the enemy's impulse)."),
+    "--drm": Option(
+        "drms", whole_number, repeats=True, metavar="N", help="A modifier you apply to the roll."
+    ),
 }
-VERBS: Mapping[str, Verb] = {
-    "phase": Verb("step", {}),
-    "pass": Verb(None, {}),
-    "end": Verb(None, {}),
-    "smoke-shell": Verb("unit", _SHELL, ("at",)),
-    "wp-shell": Verb("unit", _SHELL, ("at",)),
-    "mg": Verb("unit", {"--at": Option("at", label)}, ("at",)),
-    "choose": Verb("hex", {}),
-    "move": Verb("unit", {"--to": Option("to", label, repeats=True)}, ("to",)),
-}
+# Every verb: its help, what it names first, its options in the order the canonical text lists
+# them, and the options it cannot do without.
+COMMANDS = CommandTable(
+    {
+        "phase": Verb(
+            "End the Rally or Administrative Phase (the side with the first impulse).",
+            Positional("step", "next", "a step", help="The word 'next'."),
+        ),
+        "pass": Verb("Pass the impulse; enough passes in a row end the Operations Phase."),
+        "end": Verb("Close the open action without firing the MGs."),
+        "smoke-shell": Verb("Fire a Smoke Shell at a hex (14.2.2).", _UNIT, _SHELL, ("--at",)),
+        "wp-shell": Verb(
+            "Fire a White Phosphorus shell at a hex (14.2.3).", _UNIT, _SHELL, ("--at",)
+        ),
+        "mg": Verb(
+            "Fire the vehicle's MGs (after its shell, or on their own).",
+            _UNIT,
+            {"--at": _AT},
+            ("--at",),
+        ),
+        "choose": Verb(
+            "The enemy side picks the hex where a shell lands.",
+            Positional("hex", "HEX", "a hex", label, help="The hex the shell lands in."),
+        ),
+        "move": Verb(
+            "Move a unit into these hexes, one after the other.",
+            _UNIT,
+            {
+                "--to": Option(
+                    "to", label, repeats=True, metavar="HEX", help="The next hex entered."
+                )
+            },
+            ("--to",),
+        ),
+    }
+)
 
 
 def parse_command(side: str, words: Sequence[str]) -> Command:
     """Read one command (see the module docstring); the text is rebuilt in canonical order."""
-    verb, whole = verb_of(words, VERBS)
-    spec = VERBS[verb]
-    rest = list(words[1:])
-    args: dict[str, Any] = {}
-    if spec.positional is not None:
-        if not rest or rest[0].startswith("--"):
-            raise BadInput("command", whole, f"{verb} needs a {spec.positional}")
-        value = rest.pop(0)
-        args[spec.positional] = label(value) if spec.positional == "hex" else value
-    if verb == "phase" and args["step"].lower() != "next":
-        raise BadInput("command", whole, "the only phase command is 'phase next'")
-    args.update(option_defaults(spec.options))
-    read_options(args, spec.options, rest, verb, whole)
-    require(args, spec.required, verb, whole)
+    verb, args = COMMANDS.read(words)
     if verb == "phase":
+        if args["step"].lower() != "next":
+            raise BadInput("command", shlex.join(words), "the only phase command is 'phase next'")
         args = {}
     return Command(side, verb, args, command_text(verb, args))
 
@@ -96,9 +103,9 @@ def command_text(verb: str, args: Mapping[str, Any]) -> str:
     """The canonical words of a parsed command (what :func:`parse_command` reads back)."""
     if verb == "phase":
         return "phase next"
-    spec = VERBS[verb]
+    spec = COMMANDS.verbs[verb]
     words = [verb]
     if spec.positional is not None:
-        words.append(str(args[spec.positional]))
+        words.append(str(args[spec.positional.arg]))
     words += option_words(spec.options, args)
     return shlex.join(words)

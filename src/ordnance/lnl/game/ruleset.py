@@ -28,10 +28,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ordnance.core.command_words import CommandTable
 from ordnance.core.dice import DiceSource
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
-from ordnance.lnl.game.commands import parse_command
+from ordnance.lnl.game.commands import COMMANDS, parse_command
 from ordnance.lnl.game.counters import counters
 from ordnance.lnl.game.event_text import describe
 from ordnance.lnl.game.resolve import resolve, to_move
@@ -43,6 +44,10 @@ from ordnance.lnl.terrain import lnl_chart
 
 class LnlRuleset:
     """LnLT optional Smoke and WP shells (14.2.2, 14.2.3) in play."""
+
+    @property
+    def commands(self) -> CommandTable:
+        return COMMANDS
 
     @property
     def name(self) -> str:

@@ -33,13 +33,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ordnance.core.command_words import (
+    CommandTable,
     Option,
+    Positional,
+    Verb,
     label,
-    option_defaults,
     option_words,
-    read_options,
-    require,
-    verb_of,
 )
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Direction
@@ -71,49 +70,90 @@ def _facing(text: str) -> str:
     return str(Direction.parse(text))
 
 
-_X = {"--grenades": Option("grenades", _ids), "--satchels": Option("satchels", _ids)}
-_FIRE = {"--weapons": Option("weapons", _weapons), "--leader": Option("leader", _word), **_X}
-# Per verb: whether it names units first, and its options in canonical order.
-VERBS: Mapping[str, tuple[bool, Mapping[str, Option]]] = {
-    "phase": (False, {}),
-    "pass": (False, {}),
-    "fire": (True, {"--at": Option("at", label), **_FIRE}),
-    "opfire": (True, _FIRE),
-    "assign-cp": (False, {"--auto": Option("auto", None)}),
-    "move": (
-        True,
-        {
-            "--to": Option("to", label),
-            "--assault": Option("assault", None),
-            "--facing": Option("facing", _facing),
-        },
+def _step(text: str) -> str:
+    return text.strip().lower()
+
+
+def _allocation(text: str) -> str:
+    return str(Allocation.parse(text))
+
+
+_UNITS = Positional(
+    "units", "UNITS", "unit ids", _ids, help="Unit ids separated by commas, e.g. a1,a2."
+)
+_LEADER = Option("leader", _word, metavar="L", help="The leader who directs it.")
+_X = {
+    "--grenades": Option(
+        "grenades", _ids, metavar="U,U", help="The units that throw grenades (by id)."
     ),
-    "rally": (True, {"--leader": Option("leader", _word)}),
+    "--satchels": Option(
+        "satchels", _ids, metavar="U,U", help="The units that place satchel charges (by id)."
+    ),
 }
-REQUIRED = {"fire": ("at",), "move": ("to",)}
+_FIRE = {
+    "--weapons": Option(
+        "weapons", _weapons, metavar="W,W", help="Weapons that join: gun, mg360, ffmg."
+    ),
+    "--leader": _LEADER,
+    **_X,
+}
+# Every verb: its help, what it names first, its options in the order the canonical text lists
+# them, and the options it cannot do without. The options come first in a command's arguments.
+COMMANDS = CommandTable(
+    {
+        "phase": Verb(
+            "End the phase (its owner).",
+            Positional("step", "next", "'next'", _step, help="The word 'next'.", optional=True),
+        ),
+        "pass": Verb("No (more) Opportunity Fire at the stack that just moved."),
+        "fire": Verb(
+            "An AP attack in the Fire or Defensive Fire Phase.",
+            _UNITS,
+            {"--at": Option("at", label, metavar="HEX", help="The hex attacked."), **_FIRE},
+            ("--at",),
+        ),
+        "opfire": Verb("Opportunity Fire at the stack that just entered a hex.", _UNITS, _FIRE),
+        "assign-cp": Verb(
+            "The defender takes the pending CP: UNIT:ACTION words, or --auto.",
+            Positional(
+                "allocations",
+                "UNIT:ACTION",
+                "allocations",
+                _allocation,
+                help="ACTION is pin, reduce, reduce+pin, eliminate, or a number of CP for a"
+                " vehicle or Gun.",
+                many=True,
+            ),
+            {"--auto": Option("auto", None, help="Let the game choose the allocations.")},
+        ),
+        "move": Verb(
+            "Move units one hex, together, in the Movement Phase.",
+            _UNITS,
+            {
+                "--to": Option("to", label, metavar="HEX", help="The hex entered."),
+                "--assault": Option("assault", None, help="Assault movement."),
+                "--facing": Option(
+                    "facing", _facing, metavar="D", help="A vehicle's new facing, e.g. NE."
+                ),
+            },
+            ("--to",),
+        ),
+        "rally": Verb("The After-Action rally roll of one unit.", _UNITS, {"--leader": _LEADER}),
+    },
+    options_first=True,
+)
 
 
 def parse_command(side: str, words: Sequence[str]) -> Command:
     """Read one command (see the module docstring); its text is rebuilt in canonical order."""
-    verb, whole = verb_of(words, VERBS)
-    takes_units, options = VERBS[verb]
-    rest = list(words[1:])
+    verb, args = COMMANDS.read(words)
+    whole = shlex.join(words)
     if verb == "phase":
-        if [w.lower() for w in rest] != ["next"]:
+        if args["step"] != "next":
             raise BadInput("command", whole, "the only phase command is 'phase next'")
         return Command(side, verb, {}, "phase next")
-    args = option_defaults(options)
-    if takes_units:
-        if not rest or rest[0].startswith("--"):
-            raise BadInput("command", whole, f"{verb} needs unit ids")
-        args["units"] = _ids(rest.pop(0))
-        if verb == "rally" and len(args["units"]) != 1:
-            raise BadInput("command", whole, "rally one unit at a time")
-    if verb == "assign-cp":
-        args["allocations"] = [str(Allocation.parse(w)) for w in rest if not w.startswith("--")]
-        rest = [w for w in rest if w.startswith("--")]
-    read_options(args, options, rest, verb, whole)
-    require(args, REQUIRED.get(verb, ()), verb, whole)
+    if verb == "rally" and len(args["units"]) != 1:
+        raise BadInput("command", whole, "rally one unit at a time")
     if verb == "assign-cp" and args["auto"] == bool(args["allocations"]):
         raise BadInput("command", whole, "give UNIT:ACTION allocations or --auto (not both)")
     return Command(side, verb, args, command_text(verb, args))
@@ -127,5 +167,5 @@ def command_text(verb: str, args: Mapping[str, Any]) -> str:
     if "units" in args:
         words.append(",".join(args["units"]))
     words += list(args.get("allocations", ()))
-    words += option_words(VERBS[verb][1], args)
+    words += option_words(COMMANDS.verbs[verb].options, args)
     return shlex.join(words)

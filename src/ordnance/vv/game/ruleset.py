@@ -33,12 +33,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ordnance.core.command_words import CommandTable
 from ordnance.core.dice import DiceSource
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.odds import Distribution
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 from ordnance.vv.ai import classes
-from ordnance.vv.game.commands import parse_command
+from ordnance.vv.game.commands import COMMANDS, parse_command
 from ordnance.vv.game.counters import counters
 from ordnance.vv.game.event_text import describe
 from ordnance.vv.game.player import ai_command
@@ -53,6 +54,10 @@ from ordnance.vv.units import Kind
 
 class VvRuleset:
     """Valor & Victory: six phases, AP fire groups, Opportunity Fire, CP, rally, an AI."""
+
+    @property
+    def commands(self) -> CommandTable:
+        return COMMANDS
 
     @property
     def name(self) -> str:
