@@ -13,11 +13,18 @@ schema node's ``title`` gives the phrase for a value it refuses ("expected <titl
 Traceback (most recent call last):
 ...
 ordnance.core.errors.BadInput: bad scenario 'sides': expected exactly two sides
+>>> scenario = {"ruleset": "asl", "name": "x", "date": "1944-06", "turns": "3", "sides": {
+...     "german": {"units": {"pak": {"kind": "tank"}}}, "russian": {}}}
 >>> try:
-...     conform({"ruleset": "asl", "name": "x", "date": "1944-06", "turns": "3"}, "ordnance.asl")
+...     conform(scenario, "ordnance.asl")
 ... except BadInput as error:
 ...     print(error.text, "|", error.problem)
 turns | expected a whole number from 1 to 50
+>>> del scenario["turns"]
+>>> conform(scenario, "ordnance.asl")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ordnance.core.errors.BadInput: bad scenario 'sides.german.units.pak.kind': expected gun, ...
 """
 
 from __future__ import annotations
@@ -67,7 +74,7 @@ def conform(data: object, package: str) -> None:
     """Refuse ``data`` unless it is a scenario ``package``'s schema accepts (first fault)."""
     from jsonschema.exceptions import best_match  # noqa: PLC0415
 
-    error = best_match(_validator(package).iter_errors(data))
+    error = best_match(_validator(package).iter_errors(data))  # type: ignore[arg-type]
     if error is not None:
         path, problem = _fault(error)
         raise BadInput("scenario", ".".join(str(p) for p in path) or "top level", problem)
@@ -76,11 +83,12 @@ def conform(data: object, package: str) -> None:
 def _fault(error: ValidationError) -> tuple[list[object], str]:
     """The key path and the one-line problem of a schema error."""
     path: list[object] = list(error.absolute_path)
-    keyword, expected, value = error.validator, error.validator_value, error.instance
+    keyword, value = error.validator, error.instance
+    expected: Any = error.validator_value
     schema = error.schema if isinstance(error.schema, dict) else {}
     title = schema.get("title")
     schema_path = list(error.relative_schema_path)
-    if len(schema_path) >= 2 and schema_path[-2] == "propertyNames":  # noqa: PLR2004
+    if len(schema_path) >= 2 and schema_path[-2] == "propertyNames":
         return [*path, value], f"expected {title or 'a different name'}"
     if keyword == "additionalProperties" and isinstance(value, dict):
         known = sorted(schema.get("properties", {}))
@@ -90,6 +98,8 @@ def _fault(error: ValidationError) -> tuple[list[object], str]:
     if keyword == "required" and isinstance(value, dict):
         missing = [k for k in expected if k not in value]
         return [*path, missing[0] if missing else "?"], "missing (a required key)"
+    if keyword == "not" and isinstance(expected, dict) and expected.get("title"):
+        return path, f"expected {expected['title']}"
     if title and keyword != "required":
         got = f" (not {shown(str(value))})" if keyword in ("enum", "const", "pattern") else ""
         return path, f"expected {title}{got}"
@@ -98,9 +108,11 @@ def _fault(error: ValidationError) -> tuple[list[object], str]:
 
 def _plain(keyword: object, expected: Any, value: object, schema: dict[str, Any]) -> str:
     """The problem for an untitled schema node, from the failed keyword."""
+    if keyword == "type" and "minimum" in schema and "maximum" in schema:
+        return f"expected a whole number from {schema['minimum']} to {schema['maximum']}"
     if keyword == "type":
         kinds = expected if isinstance(expected, list) else [expected]
-        return "expected " + " or ".join(_TYPE_WORDS.get(k, k) for k in kinds)
+        return "expected " + " or ".join(_TYPE_WORDS.get(str(k), str(k)) for k in kinds)
     if keyword in ("minimum", "maximum"):
         return f"expected a whole number from {schema.get('minimum')} to {schema.get('maximum')}"
     if keyword == "enum":
