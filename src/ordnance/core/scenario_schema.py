@@ -30,6 +30,7 @@ ordnance.core.errors.BadInput: bad scenario 'sides.german.units.pak.kind': expec
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -71,13 +72,35 @@ def _validator(package: str) -> Validator:
 
 
 def conform(data: object, package: str) -> None:
-    """Refuse ``data`` unless it is a scenario ``package``'s schema accepts (first fault)."""
+    """Refuse ``data`` unless it is a scenario ``package``'s schema accepts.
+
+    Of several faults the one written first in the file is told (a mapping keeps the file's
+    order); of several at one key, the one jsonschema finds most telling.
+    """
     from jsonschema.exceptions import best_match  # noqa: PLC0415
 
-    error = best_match(_validator(package).iter_errors(data))  # type: ignore[arg-type]
-    if error is not None:
+    errors = list(_validator(package).iter_errors(data))  # type: ignore[arg-type]
+    if errors:
+        first = min(_place(data, e.absolute_path) for e in errors)
+        error = best_match(e for e in errors if _place(data, e.absolute_path) == first)
         path, problem = _fault(error)
         raise BadInput("scenario", ".".join(str(p) for p in path) or "top level", problem)
+
+
+def _place(data: object, path: Iterable[object]) -> tuple[int, ...]:
+    """Where ``path`` lies in ``data``, in the file's order: the index of each key in turn."""
+    place: list[int] = []
+    for step in path:
+        if isinstance(data, dict):
+            keys = list(data)
+            place.append(keys.index(step) if step in data else len(keys))
+            data = data.get(step)
+        elif isinstance(data, list) and isinstance(step, int) and step < len(data):
+            place.append(step)
+            data = data[step]
+        else:
+            break
+    return tuple(place)
 
 
 def _fault(error: ValidationError) -> tuple[list[object], str]:
