@@ -412,13 +412,19 @@ def test_scenario_faults_name_their_key(change, where):
     ("unit", "problem"),
     [
         ({"kind": "tank", "hex": "B2"}, "expected squad, half-squad"),
-        ({"kind": "squad", "hex": "B2"}, "APFP-Range-Casualty"),
+        ({"kind": "squad", "hex": "B2"}, r"x\.counter': missing"),
         ({"kind": "squad", "counter": "4-6", "hex": "B2"}, "APFP-Range"),
         ({"kind": "squad", "counter": "4-6-5"}, "or 'aboard'"),
         ({"kind": "squad", "counter": "4-6-5", "hex": "F2"}, "no unit may stand"),
-        ({"kind": "squad", "counter": "4-6-5", "hex": "B2", "facing": "N"}, "no facing"),
+        (
+            {"kind": "squad", "counter": "4-6-5", "hex": "B2", "facing": "N"},
+            r"x\.facing': expected a key of a squad",
+        ),
         ({"kind": "gun", "apfp": 4, "casualty": 3, "hex": "B2"}, "the hexside it faces"),
-        ({"kind": "squad", "counter": "4-6-5", "hex": "B2", "gun": 4}, "has no gun"),
+        (
+            {"kind": "squad", "counter": "4-6-5", "hex": "B2", "gun": 4},
+            r"x\.gun': expected a key of a squad",
+        ),
         (
             {
                 "kind": "squad",

@@ -118,6 +118,11 @@ def _fault(error: ValidationError) -> tuple[list[object], str]:
         extra = sorted(str(k) for k in value if k not in known)
         listed = f"; known: {', '.join(known)}" if known else ""
         return [*path, extra[0] if extra else "?"], f"unknown key{listed}"
+    if keyword == "dependentRequired" and isinstance(value, dict):
+        for key, needs in expected.items():
+            missing = [k for k in needs if key in value and k not in value]
+            if missing:
+                return [*path, key], f"goes with {', '.join(missing)}, which is missing"
     if keyword == "required" and isinstance(value, dict):
         missing = [k for k in expected if k not in value]
         return [*path, missing[0] if missing else "?"], "missing (a required key)"
