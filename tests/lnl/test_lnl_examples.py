@@ -66,7 +66,7 @@ def test_a_faulty_scenario_names_the_key(hamlet_dir, change, where):
         ({"kind": "squad", "hex": "Z9"}, "hex"),
         ({"kind": "squad", "hex": "E3", "open": True}, "open"),
         ({"kind": "squad", "hex": "E3", "lm": 1}, "lm"),
-        ({"kind": "vehicle", "hex": "E3", "shells": ["hc"]}, "shells.0"),
+        ({"kind": "vehicle", "hex": "E3", "shells": ["hc"], "to_hit": {7: 9}}, "shells.0"),
         ({"kind": "vehicle", "hex": "E3", "shells": ["smoke"]}, "to_hit"),
         ({"kind": "vehicle", "hex": "E3", "to_hit": {7: 14}}, "to_hit.7"),
         ({"kind": "vehicle", "hex": "E3", "acquired": "Q1"}, "acquired"),

@@ -170,14 +170,8 @@ def _unit(body: Mapping[str, Any], where: str, game_map: GameMap) -> dict[str, A
         "to_hit": None,
         "acquired": None,
     }
-    vehicle_only = ("open", "shells", "to_hit", "acquired")
-    if kind != VEHICLE:
-        given = [key for key in vehicle_only if key in body]
-        if given:
-            raise fields.fault(f"{where}.{given[0]}", "only a vehicle has this")
+    # Which keys each kind has is the schema's (its unit's allOf).
     if "lm" in body:
-        if kind != "leader":
-            raise fields.fault(f"{where}.lm", "only a leader has a Leadership Modifier")
         unit["lm"] = body["lm"]
     if kind == VEHICLE:
         _vehicle(body, where, game_map, unit)
@@ -194,10 +188,6 @@ def _vehicle(body: Mapping[str, Any], where: str, game_map: GameMap, unit: dict[
             unit["to_hit"] = ToHitTable.of(raw_table).to_json()
         except BadInput as error:
             raise fields.fault(f"{where}.to_hit", f"{error.text!r}: {error.problem}") from None
-    elif kinds:
-        raise fields.fault(
-            f"{where}.to_hit", "a vehicle that fires shells needs its To Hit numbers"
-        )
     if body.get("acquired") is not None:
         unit["acquired"] = _hex(body["acquired"], f"{where}.acquired", game_map)
 
