@@ -1,6 +1,6 @@
 """A vehicle's D13 facts in a game: what its counter is (fixed) and its status (changed by events).
 
-The scenario gives both under a vehicle's keys (examples/scenario.schema.json); every key is
+The scenario gives both under a vehicle's keys (asl/data/scenario.schema.json); every key is
 optional and the defaults describe an ordinary tank:
 
 ==================  =========  ==============================================================

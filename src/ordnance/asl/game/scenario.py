@@ -3,10 +3,10 @@
 The game service hands over the parsed YAML once it has passed the ASL scenario schema
 (``ordnance/asl/data/scenario.schema.json``: keys, types, ranges, names); this module checks what
 the schema cannot say (a date's counters, a notation, a hex on the boards, a unit id used by both
-sides, which keys go with which kind of unit), resolves units named from a vasl-templates
-directory into their notation (so the log replays without that directory) and returns plain
-JSON. :class:`Sheet` is the same content as
-values: the scenario's fixed facts, which the state refers to but never changes.
+sides, a vehicle's D13 keys, whose kind a vasl-templates entry may give), resolves units named
+from a vasl-templates directory into their notation (so the log replays without that directory)
+and returns plain JSON. :class:`Sheet` is the same content as values: the scenario's fixed
+facts, which the state refers to but never changes.
 
 >>> body = load_scenario({
 ...     "ruleset": "asl", "name": "demo", "date": "1945-03",

@@ -2,9 +2,8 @@
 
 The game service hands over the parsed YAML once it has passed the LnLT scenario schema
 (``ordnance/lnl/data/scenario.schema.json``: keys, types, ranges, names); this module checks
-the rest (the map, hexes on it, a unit id used by both sides, which keys go with which kind of
-unit). Keys (``examples/lnl-smoke-wp.yaml`` is a whole
-example):
+the rest (the map, hexes on it, a unit id used by both sides, the To Hit table's bands). Keys
+(``examples/lnl-smoke-wp.yaml`` is a whole example):
 
 - ``map``: an LnLT map file (relative to the scenario) or a bundled map's name (``lnl-farm``);
   its text is copied into the log, so a replay needs no file;

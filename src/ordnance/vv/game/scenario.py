@@ -1,7 +1,7 @@
 """A V&V scenario file's content, checked and made self-contained; :class:`Sheet`, its values.
 
 The keys (README, "Valor & Victory"; ``examples/vv-hedgerow-ambush.yaml`` is a complete file,
-``examples/vv-scenario.schema.json`` documents each key)::
+``ordnance/vv/data/scenario.schema.json`` documents each key)::
 
     ruleset: vv
     name: ...
@@ -27,8 +27,7 @@ The keys (README, "Valor & Victory"; ``examples/vv-hedgerow-ambush.yaml`` is a c
 The map's text is copied into the result, so the log alone replays the game. The game service
 hands over the parsed YAML once it has passed the V&V scenario schema
 (``ordnance/vv/data/scenario.schema.json``: keys, types, ranges, names); this module checks the
-rest: the map, hexes on it, a unit id used by both sides, which keys go with which kind of unit,
-passengers and their carriers.
+rest: the map, hexes on it, a unit id used by both sides, passengers and their carriers.
 
 >>> body = load_scenario({"map": "vv-hedgerows", "sides": {
 ...     "us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "B8"}}},
