@@ -2,15 +2,17 @@
 the key and the fault, with exit code 2 and nothing created (docs/scenario-files.md).
 
 The schema (``src/ordnance/<game>/data/scenario.schema.json``) finds the wrong type, the unknown
-or missing key, the bad enum value and the malformed hex label; the ruleset's code finds a unit id
-used twice and a hex that is not on the map; the YAML reader finds a key written twice.
+or missing key, the bad enum value, the malformed hex label and a key another kind of unit has;
+the ruleset's code finds a unit id used twice and a hex that is not on the map; the YAML reader
+finds a key written twice.
 """
 
 from __future__ import annotations
 
 import pytest
+from jsonschema import Draft202012Validator
 
-from ordnance.core.scenario_schema import conform
+from ordnance.core.scenario_schema import conform, scenario_schema
 from ordnance.game.scenario import load_scenario_file
 
 ASL = """\
@@ -91,6 +93,8 @@ FAULTS = [
      "sides.russian.units.pak", "unit ids must be unique across both sides"),
     ("asl", "repeated key", ("        hex: 4G5", "        hex: 4G5\n        hex: 4G6"), 12,
      "sides.german.units.pak.hex", "given twice (first at line 11)"),
+    ("asl", "key of another kind", ("size: 75L", "caliber: 12"), 10,
+     "sides.german.units.pak.caliber", "expected a key other than 'caliber' (only an atr has one)"),
     # LnL
     ("lnl", "wrong type", ("smoke_shells: 2", "smoke_shells: many"), 6,
      "sides.german.smoke_shells", "expected a number of counters from 0 to 99"),
@@ -108,6 +112,8 @@ FAULTS = [
      "sides.american.units.pz4", "unit ids must be unique across both sides"),
     ("lnl", "repeated key", ("        hex: E6", "        hex: E6\n        hex: E7"), 16,
      "sides.american.units.sq1.hex", "given twice (first at line 15)"),
+    ("lnl", "key of another kind", ("        hex: E6", "        hex: E6\n        lm: 1"), 16,
+     "sides.american.units.sq1.lm", "expected a key of a squad, half-squad, team or hero"),
     # V&V
     ("vv", "wrong type", ("elite: false", "elite: maybe"), 6,
      "sides.us.elite", "expected true or false"),
@@ -126,6 +132,8 @@ FAULTS = [
      "sides.de.units.a", "unit ids must be unique across both sides"),
     ("vv", "repeated key", ("        hex: E5", "        hex: E5\n        hex: E6"), 18,
      "sides.de.units.g.hex", "given twice (first at line 17)"),
+    ("vv", "key of another kind", ("        hex: B8", "        hex: B8\n        facing: N"), 12,
+     "sides.us.units.a.facing", "expected a key of a squad: name, kind, elite, pinned, hex,"),
 ]  # fmt: skip
 
 
@@ -134,6 +142,11 @@ def _faulty(game: str, change: tuple[str, str]) -> str:
     old, new = change
     assert text.count(old) >= 1, old
     return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize("game", sorted(TEXTS))
+def test_each_schema_is_a_valid_json_schema(game):
+    Draft202012Validator.check_schema(scenario_schema(f"ordnance.{game}"))
 
 
 @pytest.mark.parametrize("game", sorted(TEXTS))
