@@ -79,12 +79,36 @@ def conform(data: object, package: str) -> None:
     """
     from jsonschema.exceptions import best_match  # noqa: PLC0415
 
+    data = _as_json(data)
     errors = list(_validator(package).iter_errors(data))  # type: ignore[arg-type]
     if errors:
         first = min(_place(data, e.absolute_path) for e in errors)
         error = best_match(e for e in errors if _place(data, e.absolute_path) == first)
         path, problem = _fault(error)
         raise BadInput("scenario", ".".join(str(p) for p in path) or "top level", problem)
+
+
+def _as_json(data: object) -> object:
+    """``data`` with every mapping key as JSON has it, text: a YAML number key as its digits
+    (a To Hit range ``7``), any other key (``yes``, ``null``) as ``<True>``, ``<None>``, which
+    no name pattern of a schema accepts.
+
+    >>> _as_json({"units": {1: {}, None: [{True: 2}]}})
+    {'units': {'1': {}, '<None>': [{'<True>': 2}]}}
+    """
+    if isinstance(data, dict):
+        return {_key(k): _as_json(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_as_json(v) for v in data]
+    return data
+
+
+def _key(key: object) -> str:
+    if isinstance(key, str):
+        return key
+    if isinstance(key, int) and not isinstance(key, bool):
+        return str(key)
+    return f"<{key!r}>"
 
 
 def _place(data: object, path: Iterable[object]) -> tuple[int, ...]:
