@@ -134,6 +134,8 @@ FAULTS = [
      "sides.de.units.g.hex", "given twice (first at line 17)"),
     ("vv", "key of another kind", ("        hex: B8", "        hex: B8\n        facing: N"), 12,
      "sides.us.units.a.facing", "expected a key of a squad: name, kind, elite, pinned, hex,"),
+    ("vv", "unit id a number", ("      g:", "      12:"), 14,
+     "sides.de.units.12", "expected a unit id: a short word"),
 ]  # fmt: skip
 
 
