@@ -18,6 +18,7 @@ from ordnance.asl.notation import Family
 from ordnance.core.dice import DR, ManualDice
 from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.core.ruleset import Resolution
+from ordnance.game.scenario import scenario_from_mapping
 
 GERMAN_UNITS = {
     "pak": {"notation": "A5(2)/4(3)/3(4) s7 WP6 IR", "size": "75L", "breakdown": 11},
@@ -553,7 +554,7 @@ def test_legal_actions_are_exactly_the_commands_that_pass_their_checks():
 )
 def test_a_malformed_scenario_is_bad_input_naming_the_key(changes, fault):
     with pytest.raises(BadInput, match=fault):
-        AslRuleset().load_scenario(scenario(**changes), None)
+        scenario_from_mapping(scenario(**changes), None)
 
 
 def test_a_unit_can_come_from_vasl_templates_by_name(vasl_templates):

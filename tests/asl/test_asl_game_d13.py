@@ -20,6 +20,7 @@ from ordnance.core.dice import DR, DieRoll, ManualDice
 from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.core.maps.svg import render_svg
 from ordnance.core.ruleset import Resolution
+from ordnance.game.scenario import scenario_from_mapping
 
 AMERICAN = {
     # An M24-like light tank with a smoke mortar; CE, 16 MP, TCA towards 4G4's corner.
@@ -430,10 +431,9 @@ def test_the_scenario_sets_up_each_vehicles_d13_status():
     ],
 )
 def test_bad_d13_keys_are_refused_with_their_key(unit, fault):
-    rules = AslRuleset()
     sides = {"american": {"units": {"x": {"notation": "", **unit}}}, "german": {}}
     with pytest.raises(BadInput, match=rf"units\.x\.{fault}"):
-        rules.load_scenario(scenario(sides=sides), None)
+        scenario_from_mapping(scenario(sides=sides), None)
 
 
 def test_boards_must_agree_with_the_map():

@@ -1,5 +1,5 @@
-"""The bundled example scenarios load, and the documented schema lists exactly the keys the
-loader accepts."""
+"""The bundled example scenarios load, name their ruleset's schema on their first line, and the
+ASL schema's names are the library's."""
 
 from __future__ import annotations
 
@@ -9,11 +9,16 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ordnance.asl.dates import Theater
+from ordnance.asl.dispensers import Crew, Mount
 from ordnance.asl.game import scenario as asl_scenario
+from ordnance.asl.game.afv import AFV_KEYS
+from ordnance.core.hexgrid import Corner
+from ordnance.core.scenario_schema import scenario_schema
 from ordnance.game.scenario import load_scenario_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-SCHEMA = json.loads((EXAMPLES / "scenario.schema.json").read_text())
+SCHEMA = scenario_schema("ordnance.asl")
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
@@ -23,18 +28,24 @@ def test_every_example_scenario_loads(path):
     assert len(scenario.sides) == 2
 
 
-def test_the_schema_lists_the_keys_the_loader_accepts():
-    assert set(SCHEMA["properties"]) == asl_scenario.TOP_KEYS
-    assert set(SCHEMA["$defs"]["side"]["properties"]) == asl_scenario.SIDE_KEYS
-    assert set(SCHEMA["$defs"]["unit"]["properties"]) == asl_scenario.UNIT_KEYS
-    assert SCHEMA["$defs"]["unit"]["properties"]["kind"]["enum"] == list(asl_scenario.KINDS)
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_example_names_its_rulesets_schema_on_its_first_line(path):
+    first = path.read_text().splitlines()[0]
+    prefix = "# yaml-language-server: $schema="
+    assert first.startswith(prefix)
+    schema = (path.parent / first.removeprefix(prefix)).resolve()
+    ruleset = yaml.safe_load(path.read_text())["ruleset"]
+    assert (
+        schema == EXAMPLES.parent / "src" / "ordnance" / ruleset / "data" / "scenario.schema.json"
+    )
+    assert json.loads(schema.read_text()) == scenario_schema(f"ordnance.{ruleset}")
 
 
-def test_every_example_uses_only_schema_keys():
-    for path in EXAMPLES.glob("asl-*.yaml"):  # scenario.schema.json is the ASL scenario's
-        data = yaml.safe_load(path.read_text())
-        assert set(data) <= set(SCHEMA["properties"])
-        for side in data["sides"].values():
-            assert set(side) <= set(SCHEMA["$defs"]["side"]["properties"])
-            for unit in side.get("units", {}).values():
-                assert set(unit) <= set(SCHEMA["$defs"]["unit"]["properties"])
+def test_the_asl_schema_names_what_the_library_knows():
+    unit = SCHEMA["$defs"]["unit"]["properties"]
+    assert unit["kind"]["enum"] == list(asl_scenario.KINDS)
+    assert set(unit) >= AFV_KEYS
+    assert {str(c) for c in Corner} <= set(unit["ca"]["enum"]) == set(unit["vca"]["enum"])
+    assert {m.value for m in Mount} <= set(unit["mount"]["enum"])
+    assert {c.value for c in Crew} <= set(unit["crew"]["enum"])
+    assert {t.value for t in Theater} <= set(SCHEMA["properties"]["theater"]["enum"])

@@ -11,6 +11,7 @@ import yaml
 
 from ordnance.core.dice import SeededDice
 from ordnance.core.errors import BadInput
+from ordnance.game.scenario import scenario_from_mapping
 from ordnance.vv.ai import AiPolicy
 from ordnance.vv.game.movement import allowance
 from ordnance.vv.game.scenario import load_scenario
@@ -129,8 +130,10 @@ def test_victory_points_control_and_a_draw():
 )
 def test_victory_faults_name_their_key(victory, where):
     with pytest.raises(BadInput) as caught:
-        load_scenario(
+        scenario_from_mapping(
             {
+                "ruleset": "vv",
+                "name": "victory faults",
                 "map": "vv-hedgerows",
                 "victory": victory,
                 "sides": {"us": {"units": {"a": squad("A10")}}, "de": {"units": {}}},

@@ -1,8 +1,10 @@
 """Scenario files: YAML with a ruleset, a name, a dice mode and the ruleset's own content.
 
-The keys every game shares are read here (``ruleset``, ``name``, ``description``, ``dice``);
-the ruleset checks the rest (``examples/scenario.schema.json`` documents the whole file) and
-returns it self-contained, so the first log entry holds everything a replay needs.
+``ruleset`` picks the game; the whole file is then checked against that ruleset's JSON Schema
+(``src/ordnance/<ruleset>/data/scenario.schema.json``, see :mod:`ordnance.core.scenario_schema`)
+before the ruleset reads it, checks what a schema cannot say and returns it self-contained, so
+the first log entry holds everything a replay needs. A fault in a file names the file, the line,
+the key and the fault in one line (:class:`ScenarioFileError`).
 
 ``dice`` is ``fair`` (the default: the server rolls, verifiably, SYS.dice) or ``physical``
 (players enter the dice they rolled at the table with ``--dice W,C``).
@@ -24,8 +26,10 @@ from typing import Any
 
 import yaml
 
+from ordnance.core import yaml_lines
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_TEXT_FILE_BYTES, check_tree, parsing, read_limited
+from ordnance.core.scenario_schema import conform
 from ordnance.game.registry import ruleset
 
 DICE_MODES = ("fair", "physical")
@@ -64,31 +68,60 @@ class Scenario:
             raise BadInput("scenario", str(error), "the log's scenario lacks a field") from None
 
 
+class ScenarioFileError(BadInput):
+    """A scenario file that cannot be played: the file, the line, the key and the fault.
+
+    >>> str(ScenarioFileError("s.yaml", "sides.german.units.pak.kind", "one of gun, atr", 12))
+    "bad scenario 's.yaml', line 12: sides.german.units.pak.kind: one of gun, atr"
+    """
+
+    def __init__(self, file: str, key: str, problem: str, line: int | None = None) -> None:
+        super().__init__("scenario", f"{file}: {key}", problem)
+        self.file, self.key, self.line = file, key, line
+
+    def __str__(self) -> str:
+        where = f", line {self.line}" if self.line is not None else ""
+        key = f"{self.key}: " if self.key else ""
+        return f"bad scenario {self.file!r}{where}: {key}{self.problem}"
+
+
 def load_scenario_file(path: str | Path) -> Scenario:
-    """Read and check a scenario file; every fault is one BadInput naming file and key."""
+    """Read and check a scenario file; every fault is one :class:`ScenarioFileError`."""
     file = Path(path)
     try:
         text = read_limited(file, "scenario file", MAX_TEXT_FILE_BYTES).decode("utf-8")
     except UnicodeDecodeError as error:
         raise BadInput("scenario file", str(path), f"cannot be read ({error})") from None
+    return scenario_from_text(text, str(path), file.parent)
+
+
+def scenario_from_text(text: str, name: str, base: Path | None) -> Scenario:
+    """Check a scenario's YAML text (``name`` says where it came from, for the message)."""
     try:
-        with parsing("scenario file", str(path)):
-            data = yaml.safe_load(text)
-        check_tree(data, "scenario file", str(path))
+        with parsing("scenario file", name):
+            data, node = yaml_lines.load(text)
+        check_tree(data, "scenario file", name)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise BadInput("scenario file", str(path), f"not valid YAML{where}") from None
+        line = None if mark is None else mark.line + 1
+        problem = getattr(error, "problem", None) or "syntax error"
+        raise ScenarioFileError(name, "", f"not valid YAML ({problem})", line) from None
+    repeated = yaml_lines.repeated_key(node)
+    if repeated is not None:
+        key, line, first = repeated
+        raise ScenarioFileError(name, key, f"given twice (first at line {first})", line)
     try:
-        return scenario_from_mapping(data, file.parent)
+        return scenario_from_mapping(data, base)
     except BadInput as error:
-        where = f"{path}: {error.text}" if error.what == "scenario" else str(path)
-        problem = error.problem if error.what == "scenario" else str(error)
-        raise BadInput("scenario", where, problem) from None
+        if error.what != "scenario":  # a map or counter file it names, say
+            raise ScenarioFileError(name, "", str(error)) from None
+        line = yaml_lines.line_of(node, error.text)
+        raise ScenarioFileError(name, error.text, error.problem, line) from None
 
 
 def scenario_from_mapping(data: object, base: Path | None) -> Scenario:
-    """Check a scenario given as a mapping (the parsed YAML)."""
+    """Check a scenario given as a mapping (the parsed YAML): its ruleset's schema, then the
+    ruleset's own checks."""
     if not isinstance(data, Mapping):
         found = "nothing" if data is None else f"a {type(data).__name__}"
         raise BadInput(
@@ -97,15 +130,12 @@ def scenario_from_mapping(data: object, base: Path | None) -> Scenario:
     name = data.get("ruleset")
     if not isinstance(name, str):
         raise BadInput("scenario", "ruleset", "say which game it is, e.g. 'ruleset: asl'")
-    rules = ruleset(name)
-    title = data.get("name")
-    if not isinstance(title, str) or not title.strip():
-        raise BadInput("scenario", "name", "give the scenario a name")
-    dice = data.get("dice", "fair")
-    if dice not in DICE_MODES:
-        raise BadInput("scenario", "dice", f"one of {', '.join(DICE_MODES)}")
-    description = data.get("description")
-    if description is not None and not isinstance(description, str):
-        raise BadInput("scenario", "description", "expected text")
+    try:
+        rules = ruleset(name)
+    except BadInput as error:
+        raise BadInput("scenario", "ruleset", error.problem) from None
+    # Each ruleset package ships its scenario format as data/scenario.schema.json.
+    conform(data, f"ordnance.{rules.name}")
     body = rules.load_scenario(data, base)
-    return Scenario(rules.name, title.strip(), dice, rules.sides(body), body)
+    dice = data.get("dice", DICE_MODES[0])
+    return Scenario(rules.name, data["name"].strip(), dice, rules.sides(body), body)

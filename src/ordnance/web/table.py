@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
-
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.game.errors import StaleState
-from ordnance.game.scenario import Scenario, scenario_from_mapping
+from ordnance.game.scenario import Scenario
+from ordnance.game.scenario import scenario_from_text as scenario_file_text
 from ordnance.game.service import Applied, GameService, NewGame
 
 T = TypeVar("T")
@@ -39,22 +38,15 @@ MAX_AI_COMMANDS = 200
 
 
 def scenario_from_text(text: str, where: str = "scenario") -> Scenario:
-    """Check an uploaded scenario's YAML text; faults name the line or the key.
+    """Check an uploaded scenario's YAML text; a fault names the line, the key and the fault.
 
     >>> scenario_from_text("ruleset: asl\\nname: [")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ordnance.core.errors.BadInput: bad scenario 'scenario': not valid YAML at line 2...
+    ordnance.game.scenario.ScenarioFileError: bad scenario 'scenario', line 2: not valid YAML...
     """
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or "syntax error"
-        raise BadInput("scenario", where, f"not valid YAML{line} ({problem})") from None
     # Relative map or counter files cannot come with one uploaded file: bundled names only.
-    return scenario_from_mapping(data, None)
+    return scenario_file_text(text, where, None)
 
 
 class News:

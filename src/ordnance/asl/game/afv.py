@@ -1,6 +1,6 @@
 """A vehicle's D13 facts in a game: what its counter is (fixed) and its status (changed by events).
 
-The scenario gives both under a vehicle's keys (examples/scenario.schema.json); every key is
+The scenario gives both under a vehicle's keys (asl/data/scenario.schema.json); every key is
 optional and the defaults describe an ordinary tank:
 
 ==================  =========  ==============================================================
@@ -72,7 +72,6 @@ _FLAGS = {
     "abandoned": False,
     "immobile": False,
 }
-MAX_MP = 60
 
 
 def _fault(where: str, problem: str) -> BadInput:
@@ -91,18 +90,13 @@ def read_afv(body: Mapping[str, Any], where: str, kind: str) -> dict[str, Any] |
         # An open-topped AFV's crew is exposed unless the scenario buttons it up (a
         # documented default: nothing on the counter closes it, and D13.33's sP needs CE).
         start = data["open_topped"] and data["armored"] if key == "ce" else default
-        value = body.get(key, start)
-        if not isinstance(value, bool):
-            raise _fault(f"{where}.{key}", "expected true or false")
-        data[key] = value
-    data["mount"] = str(_parsed(f"{where}.mount", Mount.parse, body.get("mount", "T")))
-    data["crew"] = str(_parsed(f"{where}.crew", Crew.parse, body.get("crew", "ok")))
-    mp = body.get("mp")
-    if mp is not None and (isinstance(mp, bool) or not isinstance(mp, int) or not 0 < mp <= MAX_MP):
-        raise _fault(f"{where}.mp", f"expected a whole number from 1 to {MAX_MP}")
-    data["mp"] = mp
+        data[key] = body.get(key, start)
+    # Types, names and ranges passed the scenario schema (ordnance/asl/data).
+    data["mount"] = str(Mount.parse(body.get("mount", "T")))
+    data["crew"] = str(Crew.parse(body.get("crew", "ok")))
+    data["mp"] = body.get("mp")
     vca = body.get("vca")
-    data["vca"] = None if vca is None else _parsed(f"{where}.vca", Corner.parse, vca).name
+    data["vca"] = None if vca is None else Corner.parse(vca).name
     if vca is not None and data["mount"] == Mount.NT:
         raise _fault(f"{where}.vca", "an NT vehicle's 'ca' is its VCA; give that instead")
     try:
@@ -111,15 +105,6 @@ def read_afv(body: Mapping[str, Any], where: str, kind: str) -> dict[str, Any] |
     except BadInput as error:
         raise _fault(f"{where}.{error.text}", error.problem) from None
     return data
-
-
-def _parsed(where: str, read: Any, value: object) -> Any:
-    if not isinstance(value, str):
-        raise _fault(where, "expected text")
-    try:
-        return read(value)
-    except BadInput as error:
-        raise _fault(where, error.problem) from None
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,12 @@
 """An ASL scenario file's content, checked and made self-contained (C8.0: the Guns in play).
 
-The game service hands over the parsed YAML; this module checks every field an ASL scenario may
-have, resolves units named from a vasl-templates directory into their notation (so the log
-replays without that directory) and returns plain JSON. :class:`Sheet` is the same content as
-values: the scenario's fixed facts, which the state refers to but never changes.
+The game service hands over the parsed YAML once it has passed the ASL scenario schema
+(``ordnance/asl/data/scenario.schema.json``: keys, types, ranges, names); this module checks what
+the schema cannot say (a date's counters, a notation, a hex on the boards, a unit id used by both
+sides, a vehicle's D13 keys, whose kind a vasl-templates entry may give), resolves units named
+from a vasl-templates directory into their notation (so the log replays without that directory)
+and returns plain JSON. :class:`Sheet` is the same content as values: the scenario's fixed
+facts, which the state refers to but never changes.
 
 >>> body = load_scenario({
 ...     "ruleset": "asl", "name": "demo", "date": "1945-03",
@@ -31,7 +34,7 @@ from typing import Any
 from ordnance.asl import vasl_templates
 from ordnance.asl.capabilities import AmmoContext
 from ordnance.asl.dates import ScenarioDate, Theater, parse_nationality
-from ordnance.asl.game.afv import AFV_KEYS, Afv, read_afv
+from ordnance.asl.game.afv import Afv, read_afv
 from ordnance.asl.game.mapfile import map_of, read_map
 from ordnance.asl.heat import parse_weapon
 from ordnance.asl.notation import Family, Token, format_capabilities, parse_capabilities
@@ -43,47 +46,8 @@ from ordnance.core.hexgrid import Corner, GeomorphicLabels, Hex
 from ordnance.core.limits import MAX_FP
 from ordnance.core.maps import GameMap, Labels
 
-# Keys each level of an ASL scenario file may have (examples/scenario.schema.json lists them).
-TOP_KEYS = frozenset(
-    {
-        "ruleset",
-        "name",
-        "description",
-        "dice",
-        "date",
-        "theater",
-        "turns",
-        "first",
-        "settings",
-        "vasl_templates",
-        "map",
-        "boards",
-        "sides",
-    }
-)
-SIDE_KEYS = frozenset({"nationality", "elite", "units"})
-UNIT_KEYS = frozenset(
-    {
-        "name",
-        "kind",
-        "notation",
-        "template",
-        "size",
-        "breakdown",
-        "elite",
-        "canister_fp",
-        "he_fp",
-        "origin",
-        "weapon",
-        "caliber",
-        "hex",
-        "ca",
-    }
-    | AFV_KEYS
-)
 # gun and vehicle keep a side record (C8.0); scw fire HEAT without one (C8.3-scw); atr fire AP.
 KINDS = ("gun", "vehicle", "scw", "atr")
-MAX_TURNS = 50
 
 
 def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
@@ -92,44 +56,31 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     ``base`` is the scenario file's folder, for the relative ``vasl_templates`` and ``map``
     paths. Every fault is a :class:`BadInput` naming the key (``sides.german.units.pak.size``).
     """
-    fields.known(data, TOP_KEYS, "scenario")
-    date = fields.checked("date", ScenarioDate.parse, fields.text(data.get("date"), "date"))
+    date = fields.checked("date", ScenarioDate.parse, data["date"])
     theater = data.get("theater")
     if theater is not None:
-        theater = str(fields.checked("theater", Theater.parse, fields.text(theater, "theater")))
-    turns = data.get("turns")
-    if turns is not None:
-        turns = fields.whole(turns, "turns", 1, MAX_TURNS)
+        theater = str(fields.checked("theater", Theater.parse, theater))
     settings = _settings(data.get("settings"))
     templates = _templates(data.get("vasl_templates"), base)
     boards = data.get("boards")
     labels: Labels | None = None
     if boards is not None:
-        boards = fields.text(str(boards), "boards")
+        boards = str(boards)
         labels = fields.checked("boards", GeomorphicLabels.of, boards)
     game_map = read_map(data.get("map"), base)
     if game_map is not None:
         labels = _map_labels(game_map, labels)
-    sides_raw = fields.mapping(data.get("sides"), "sides")
-    if len(sides_raw) != 2:
-        raise fields.fault("sides", "an ASL scenario has exactly two sides")
     sides: dict[str, Any] = {}
     units: dict[str, Any] = {}
-    for side, raw in sides_raw.items():
+    for side, body in data["sides"].items():
         where = f"sides.{side}"
-        fields.side_name(side, where)
-        body = fields.mapping(raw, where)
-        fields.known(body, SIDE_KEYS, where)
         nationality = fields.checked(
-            f"{where}.nationality",
-            parse_nationality,
-            fields.text(body.get("nationality", side), f"{where}.nationality"),
+            f"{where}.nationality", parse_nationality, body.get("nationality", side)
         )
-        elite = fields.flag(body.get("elite", False), f"{where}.elite")
-        sides[side] = {"nationality": nationality, "elite": elite}
-        for unit_id, unit in fields.mapping(body.get("units", {}), f"{where}.units").items():
+        sides[side] = {"nationality": nationality, "elite": body.get("elite", False)}
+        for unit_id, unit in body.get("units", {}).items():
             unit_where = f"{where}.units.{unit_id}"
-            fields.unit_id(unit_id, unit_where, units)
+            fields.unique(unit_id, unit_where, units)
             units[unit_id] = _unit(
                 unit, unit_where, side=side, owner=sides[side], date=date, templates=templates
             )
@@ -142,7 +93,7 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     return {
         "date": str(date),
         "theater": theater,
-        "turns": turns,
+        "turns": data.get("turns"),
         "first": first,
         "settings": settings,
         "map": game_map,
@@ -152,22 +103,22 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     }
 
 
-def _settings(raw: object) -> dict[str, str]:
+def _settings(raw: Mapping[str, Any] | None) -> dict[str, str]:
     """The scenario's overrides of the engine's readings, as the text ``Settings`` reads."""
     if raw is None:
         return {}
     values = {
         name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in fields.mapping(raw, "settings").items()
+        for name, value in raw.items()
     }
     fields.checked("settings", Settings().override, values)
     return values
 
 
-def _templates(raw: object, base: Path | None) -> vasl_templates.VaslData | None:
+def _templates(raw: str | None, base: Path | None) -> vasl_templates.VaslData | None:
     if raw is None:
         return None
-    path = Path(fields.text(raw, "vasl_templates")).expanduser()
+    path = Path(raw).expanduser()
     if not path.is_absolute() and base is not None:
         path = base / path
     loaded: vasl_templates.VaslData = fields.checked("vasl_templates", vasl_templates.load, path)
@@ -186,7 +137,7 @@ def _map_labels(body: Mapping[str, Any], boards: Labels | None) -> Labels:
 
 
 def _unit(
-    raw: object,
+    body: Mapping[str, Any],
     where: str,
     *,
     side: str,
@@ -194,40 +145,26 @@ def _unit(
     date: ScenarioDate,
     templates: vasl_templates.VaslData | None,
 ) -> dict[str, Any]:
-    body = fields.mapping(raw, where)
-    fields.known(body, UNIT_KEYS, where)
     unit: dict[str, Any] = {"side": side, "name": None, "source": "notation"}
     notation, kind = _counter(body, where, owner=owner, date=date, templates=templates, unit=unit)
     kind = body.get("kind", kind)
-    if kind not in KINDS:
-        raise fields.fault(f"{where}.kind", f"one of {', '.join(KINDS)}")
     if unit["name"] is None:
-        unit["name"] = fields.text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name")
+        unit["name"] = str(body.get("name", where.rsplit(".", 1)[-1])).strip()
     tokens = fields.checked(f"{where}.notation", _tokens, notation)
     size = body.get("size")
     if size is not None:
-        size = fields.checked(
-            f"{where}.size", parse_gun_size, fields.text(str(size), f"{where}.size")
-        )
-    breakdown = body.get("breakdown")
-    if breakdown is not None:
-        breakdown = fields.whole(breakdown, f"{where}.breakdown", 2, 12)
-    elite = body.get("elite")
+        size = fields.checked(f"{where}.size", parse_gun_size, str(size))
     origin = body.get("origin")
     if origin is not None:
-        origin = fields.checked(
-            f"{where}.origin", parse_nationality, fields.text(origin, f"{where}.origin")
-        )
+        origin = fields.checked(f"{where}.origin", parse_nationality, origin)
     unit.update(
         kind=kind,
         notation=format_capabilities(tokens),
         size=size,
-        breakdown=breakdown,
-        elite=owner["elite"] if elite is None else fields.flag(elite, f"{where}.elite"),
+        breakdown=body.get("breakdown"),
+        elite=body.get("elite", owner["elite"]),
         canister_fp=_fp(body.get("canister_fp"), f"{where}.canister_fp"),
-        he_fp=None
-        if body.get("he_fp") is None
-        else fields.whole(body["he_fp"], f"{where}.he_fp", 1, 36),
+        he_fp=body.get("he_fp"),
         origin=origin,
         weapon=None,
         caliber=None,
@@ -249,15 +186,11 @@ def _counter(
     """The unit's notation and kind: written out, or read from the vasl-templates data."""
     if "template" not in body:
         return str(body.get("notation") or ""), "gun"
-    if "notation" in body:
-        raise fields.fault(where, "give either 'notation' or 'template', not both")
     if templates is None:
         raise fields.fault(
             f"{where}.template", "needs 'vasl_templates: DIR' at the top of the file"
         )
-    entry = _template(
-        templates, fields.text(body["template"], f"{where}.template"), owner, date, where
-    )
+    entry = _template(templates, body["template"], owner, date, where)
     unit["name"] = str(body.get("name", entry.name))
     unit["source"] = f"vasl-templates {entry.id} ({entry.source})"
     return format_capabilities(entry.tokens), "vehicle" if entry.kind == "vehicle" else "gun"
@@ -300,11 +233,9 @@ def _position(body: Mapping[str, Any], where: str, labels: Labels | None) -> dic
     if hex_label is not None:
         if labels is None:
             raise fields.fault(f"{where}.hex", "a hex needs 'boards' (the board layout, e.g. 4,3)")
-        hex_label = labels.label(
-            fields.checked(f"{where}.hex", labels.parse, fields.text(hex_label, f"{where}.hex"))
-        )
+        hex_label = labels.label(fields.checked(f"{where}.hex", labels.parse, hex_label))
     if ca is not None:
-        ca = str(fields.checked(f"{where}.ca", Corner.parse, fields.text(ca, f"{where}.ca")))
+        ca = str(Corner.parse(ca))
     return {"hex": hex_label, "ca": ca}
 
 
@@ -318,7 +249,7 @@ def _fp(value: object, where: str) -> str | None:
         return None
     try:
         fp = Fraction(str(value))
-    except (ValueError, ZeroDivisionError):
+    except ZeroDivisionError:  # 15/0: the schema's pattern lets it through
         raise fields.fault(where, "expected a number") from None
     if not 0 < fp <= MAX_FP:
         raise fields.fault(where, f"must be positive, at most {MAX_FP}")
@@ -330,17 +261,11 @@ def _kind_fields(
 ) -> None:
     """Fields only some kinds carry, and what each kind needs."""
     kind = unit["kind"]
+    # The schema gives an scw its weapon and an atr its caliber, and no other kind either.
     if kind == "scw":
-        weapon = fields.checked(
-            f"{where}.weapon", parse_weapon, fields.text(body.get("weapon"), f"{where}.weapon")
-        )
-        if weapon.family != "HEAT":
-            raise fields.fault(f"{where}.weapon", "an SCW fires HEAT: BAZ, PIAT, PSK, PF or PFk")
-        unit["weapon"] = weapon.name
+        unit["weapon"] = parse_weapon(body["weapon"]).name
     elif kind == "atr":
-        unit["caliber"] = fields.whole(body.get("caliber"), f"{where}.caliber", 5, 30)
-    elif "weapon" in body or "caliber" in body:
-        raise fields.fault(where, "'weapon' is for scw units, 'caliber' for atr units")
+        unit["caliber"] = body["caliber"]
     needs_chart = any(
         t.family in (Family.APCR, Family.APDS) and all(s.number is None for s in t.steps)
         for t in tokens

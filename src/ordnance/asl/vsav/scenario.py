@@ -188,7 +188,7 @@ def scenario_comments(scenario: VsavScenario) -> str:
     """The header a written scenario file starts with: its origin and the notes, as comments."""
     lines = [
         "# An ASL scenario made from a VASL save; edit it, then: ordnance game new FILE",
-        "# Schema: examples/scenario.schema.json in the ordnance project.",
+        "# Schema: src/ordnance/asl/data/scenario.schema.json in the ordnance project.",
     ]
     for note in scenario.notes:
         lines += textwrap.wrap(

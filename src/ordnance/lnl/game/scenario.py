@@ -1,7 +1,9 @@
 """An LnLT scenario file's content, checked and made self-contained, and the same as values.
 
-The game service hands over the parsed YAML. Keys (``examples/lnl-smoke-wp.yaml`` is a whole
-example):
+The game service hands over the parsed YAML once it has passed the LnLT scenario schema
+(``ordnance/lnl/data/scenario.schema.json``: keys, types, ranges, names); this module checks
+the rest (the map, hexes on it, a unit id used by both sides, the To Hit table's bands). Keys
+(``examples/lnl-smoke-wp.yaml`` is a whole example):
 
 - ``map``: an LnLT map file (relative to the scenario) or a bundled map's name (``lnl-farm``);
   its text is copied into the log, so a replay needs no file;
@@ -43,32 +45,13 @@ from ordnance.core import fields
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Hex
 from ordnance.core.maps import GameMap, MapUnreadable, Vocabulary, load_map_text, map_source
-from ordnance.lnl.pool import DEPLETION_RANGE, MAX_COUNTERS, Pool
+from ordnance.lnl.pool import Pool
 from ordnance.lnl.settings import LnlSettings
 from ordnance.lnl.shell import ShellKind, ToHitTable
 from ordnance.lnl.terrain import GAME, lnl_chart
-from ordnance.lnl.wp import LEG_KINDS, UNIT_KINDS, VEHICLE, Dct, parse_dct
+from ordnance.lnl.wp import LEG_KINDS, VEHICLE, Dct, parse_dct
 
-TOP_KEYS = frozenset(
-    {
-        "ruleset",
-        "name",
-        "description",
-        "dice",
-        "map",
-        "turns",
-        "first",
-        "settings",
-        "damage_check_table",
-        "sides",
-    }
-)
-SIDE_KEYS = frozenset({"nationality", "smoke_shells", "wp_shells", "depletion_number", "units"})
-POOL_KEYS = frozenset({"count", "depletion_number"})
-UNIT_KEYS = frozenset({"name", "kind", "hex", "lm", "open", "shells", "to_hit", "acquired"})
 POOLS = {"smoke_shells": ShellKind.SMOKE, "wp_shells": ShellKind.WP}
-MAX_TURNS = 50
-MAX_LM = 3
 
 
 def _vocabulary(game: str) -> Vocabulary | None:
@@ -81,9 +64,8 @@ def parse_map(text: str, file: str) -> GameMap:
     return load_map_text(text, file, _vocabulary)
 
 
-def _map(raw: object, base: Path | None) -> dict[str, str]:
+def _map(name: str, base: Path | None) -> dict[str, str]:
     """The map's text (bundled by name, or a file), checked as an LnLT map."""
-    name = fields.text(raw, "map")
     try:
         source = map_source("ordnance.lnl", name, base)
     except MapUnreadable as error:
@@ -111,12 +93,12 @@ def _declared_game(text: str) -> str | None:
     return game if isinstance(game, str) else None
 
 
-def _settings(raw: object) -> dict[str, str]:
+def _settings(raw: Mapping[str, Any] | None) -> dict[str, str]:
     if raw is None:
         return {}
     values = {
         name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in fields.mapping(raw, "settings").items()
+        for name, value in raw.items()
     }
     try:
         LnlSettings().override(values)
@@ -130,39 +112,29 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
 
     Every fault is a :class:`BadInput` naming the key (``sides.german.units.pz4.to_hit``).
     """
-    fields.known(data, TOP_KEYS, "scenario")
-    game_map = _map(data.get("map"), base)
+    game_map = _map(data["map"], base)
     labels = parse_map(game_map["text"], game_map["file"])
-    turns = data.get("turns")
-    if turns is not None:
-        turns = fields.whole(turns, "turns", 1, MAX_TURNS)
     table = data.get("damage_check_table")
     if table is not None:
         try:
             parse_dct(table)
         except BadInput as error:
             raise fields.fault("damage_check_table", str(error)) from None
-    sides_raw = fields.mapping(data.get("sides"), "sides")
-    if len(sides_raw) != 2:
-        raise fields.fault("sides", "an LnLT scenario has exactly two sides")
     sides: dict[str, Any] = {}
     units: dict[str, Any] = {}
-    for side, raw in sides_raw.items():
+    for side, body in data["sides"].items():
         where = f"sides.{side}"
-        fields.side_name(side, where)
-        body = fields.mapping(raw, where)
-        fields.known(body, SIDE_KEYS, where)
-        sides[side] = _side(body, where, side)
-        for unit_id, unit in fields.mapping(body.get("units", {}), f"{where}.units").items():
+        sides[side] = _side(body, side)
+        for unit_id, unit in body.get("units", {}).items():
             unit_where = f"{where}.units.{unit_id}"
-            fields.unit_id(unit_id, unit_where, units)
+            fields.unique(unit_id, unit_where, units)
             units[unit_id] = {"side": side, **_unit(unit, unit_where, labels)}
     first = data.get("first", next(iter(sides)))
     if first not in sides:
         raise fields.fault("first", f"names no side; sides: {', '.join(sides)}")
     return {
         "map": game_map,
-        "turns": turns,
+        "turns": data.get("turns"),
         "first": first,
         "settings": _settings(data.get("settings")),
         "damage_check_table": None if table is None else dict(table),
@@ -171,95 +143,55 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     }
 
 
-def _side(body: Mapping[str, Any], where: str, side: str) -> dict[str, Any]:
-    nationality = body.get("nationality", side)
+def _side(body: Mapping[str, Any], side: str) -> dict[str, Any]:
     shared = body.get("depletion_number")
-    if shared is not None:
-        shared = fields.whole(shared, f"{where}.depletion_number", 1, DEPLETION_RANGE.stop - 1)
     pools: dict[str, Any] = {}
     for key, kind in POOLS.items():
         raw = body.get(key, 0)
-        pool_where = f"{where}.{key}"
-        number = shared
         if isinstance(raw, Mapping):
-            fields.known(raw, POOL_KEYS, pool_where)
-            count = fields.whole(raw.get("count"), f"{pool_where}.count", 0, MAX_COUNTERS)
-            if raw.get("depletion_number") is not None:
-                number = fields.whole(
-                    raw["depletion_number"],
-                    f"{pool_where}.depletion_number",
-                    1,
-                    DEPLETION_RANGE.stop - 1,
-                )
+            count, number = raw["count"], raw.get("depletion_number", shared)
         else:
-            count = fields.whole(raw, pool_where, 0, MAX_COUNTERS)
+            count, number = raw, shared
         pools[str(kind)] = {"count": count, "depletion_number": number}
-    return {"nationality": fields.text(nationality, f"{where}.nationality").lower(), "pools": pools}
+    nationality = str(body.get("nationality", side)).strip().lower()
+    return {"nationality": nationality, "pools": pools}
 
 
-def _unit(raw: object, where: str, game_map: GameMap) -> dict[str, Any]:
-    body = fields.mapping(raw, where)
-    fields.known(body, UNIT_KEYS, where)
-    kind = body.get("kind")
-    if kind not in UNIT_KINDS:
-        raise fields.fault(f"{where}.kind", f"one of {', '.join(UNIT_KINDS)}")
+def _unit(body: Mapping[str, Any], where: str, game_map: GameMap) -> dict[str, Any]:
+    kind = body["kind"]
     unit: dict[str, Any] = {
-        "name": fields.text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name"),
+        "name": str(body.get("name", where.rsplit(".", 1)[-1])).strip(),
         "kind": kind,
-        "hex": _hex(body.get("hex"), f"{where}.hex", game_map),
+        "hex": _hex(body["hex"], f"{where}.hex", game_map),
         "lm": None,
         "open": False,
         "shells": [],
         "to_hit": None,
         "acquired": None,
     }
-    vehicle_only = ("open", "shells", "to_hit", "acquired")
-    if kind != VEHICLE:
-        given = [key for key in vehicle_only if key in body]
-        if given:
-            raise fields.fault(f"{where}.{given[0]}", "only a vehicle has this")
+    # Which keys each kind has is the schema's (its unit's allOf).
     if "lm" in body:
-        if kind != "leader":
-            raise fields.fault(f"{where}.lm", "only a leader has a Leadership Modifier")
-        unit["lm"] = fields.whole(body["lm"], f"{where}.lm", 0, MAX_LM)
+        unit["lm"] = body["lm"]
     if kind == VEHICLE:
         _vehicle(body, where, game_map, unit)
     return unit
 
 
 def _vehicle(body: Mapping[str, Any], where: str, game_map: GameMap, unit: dict[str, Any]) -> None:
-    is_open = body.get("open", False)
-    if not isinstance(is_open, bool):
-        raise fields.fault(f"{where}.open", "expected true or false")
-    unit["open"] = is_open
-    shells = body.get("shells", [])
-    if not isinstance(shells, list):
-        raise fields.fault(f"{where}.shells", "expected a list such as [smoke, wp]")
-    kinds: list[str] = []
-    for shell in shells:
-        try:
-            kinds.append(str(ShellKind.parse(str(shell))))
-        except BadInput as error:
-            raise fields.fault(f"{where}.shells", f"{error.text!r}: {error.problem}") from None
+    unit["open"] = body.get("open", False)
+    kinds = [str(ShellKind.parse(shell)) for shell in body.get("shells", [])]
     unit["shells"] = sorted(set(kinds))
     raw_table = body.get("to_hit")
     if raw_table is not None:
-        if not isinstance(raw_table, Mapping):
-            raise fields.fault(f"{where}.to_hit", "expected {longest range: To Hit number}")
         try:
             unit["to_hit"] = ToHitTable.of(raw_table).to_json()
         except BadInput as error:
             raise fields.fault(f"{where}.to_hit", f"{error.text!r}: {error.problem}") from None
-    elif kinds:
-        raise fields.fault(
-            f"{where}.to_hit", "a vehicle that fires shells needs its To Hit numbers"
-        )
     if body.get("acquired") is not None:
         unit["acquired"] = _hex(body["acquired"], f"{where}.acquired", game_map)
 
 
-def _hex(raw: object, where: str, game_map: GameMap) -> str:
-    text = fields.text(raw if raw is None else str(raw), where)
+def _hex(text: str, where: str, game_map: GameMap) -> str:
     try:
         return game_map.label(game_map.parse(text))
     except BadInput as error:

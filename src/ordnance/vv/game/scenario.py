@@ -1,7 +1,7 @@
 """A V&V scenario file's content, checked and made self-contained; :class:`Sheet`, its values.
 
 The keys (README, "Valor & Victory"; ``examples/vv-hedgerow-ambush.yaml`` is a complete file,
-``examples/vv-scenario.schema.json`` documents each key)::
+``ordnance/vv/data/scenario.schema.json`` documents each key)::
 
     ruleset: vv
     name: ...
@@ -24,7 +24,10 @@ The keys (README, "Valor & Victory"; ``examples/vv-hedgerow-ambush.yaml`` is a c
           truck: {kind: vehicle, casualty: 3, transport: T2, mp: 8, hex: K4, facing: S}
           rider: {kind: squad, counter: 4-6-5, aboard: truck}
 
-The map's text is copied into the result, so the log alone replays the game.
+The map's text is copied into the result, so the log alone replays the game. The game service
+hands over the parsed YAML once it has passed the V&V scenario schema
+(``ordnance/vv/data/scenario.schema.json``: keys, types, ranges, names); this module checks the
+rest: the map, hexes on it, a unit id used by both sides, passengers and their carriers.
 
 >>> body = load_scenario({"map": "vv-hedgerows", "sides": {
 ...     "us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "B8"}}},
@@ -56,56 +59,8 @@ from ordnance.vv.settings import VvSettings
 from ordnance.vv.terrain import GAME, vv_chart
 from ordnance.vv.units import Kind, Mount, SupportWeapon, SwKind, Unit, Weapon
 
-TOP_KEYS = frozenset(
-    {
-        "ruleset",
-        "name",
-        "description",
-        "dice",
-        "map",
-        "turns",
-        "first",
-        "settings",
-        "fortifications",
-        "sides",
-        "victory",
-    }
-)
-SIDE_KEYS = frozenset({"ai", "elite", "pool", "units"})
-POOL_KEYS = frozenset({"grenades", "satchels", "satchel_apfp"})
-UNIT_KEYS = frozenset(
-    {
-        "name",
-        "kind",
-        "counter",
-        "reduced",
-        "leadership",
-        "elite",
-        "sw",
-        "apfp",
-        "casualty",
-        "gun",
-        "turret",
-        "mg360",
-        "ffmg",
-        "transport",
-        "mp",
-        "hex",
-        "facing",
-        "aboard",
-        "pinned",
-        "shield",
-    }
-)
-SW_KEYS = frozenset({"kind", "apfp", "range"})
-MAX_TURNS = 50
 # Transport capacity points a passenger takes (fire_rules.toml [transport]).
 LOAD = {Kind.SQUAD: 2, Kind.HALF_SQUAD: 1, Kind.LEADER: 1}
-
-
-def _text(value: object, where: str) -> str:
-    # V&V files may give a name, hex or counter as a bare YAML number (``12``, ``465``).
-    return fields.text(value, where, numbers=True)
 
 
 def _vocabulary(game: str) -> Vocabulary | None:
@@ -118,8 +73,7 @@ def parse_map(text: str, file: str) -> GameMap:
     return load_map_text(text, file, _vocabulary)
 
 
-def _map(raw: object, base: Path | None) -> tuple[dict[str, str], GameMap]:
-    name = _text(raw, "map")
+def _map(name: str, base: Path | None) -> tuple[dict[str, str], GameMap]:
     try:
         text = map_source("ordnance.vv", name, base).text
     except MapUnreadable as error:
@@ -134,46 +88,26 @@ def _map(raw: object, base: Path | None) -> tuple[dict[str, str], GameMap]:
 
 def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     """Check a V&V scenario (see the module docstring) and return its self-contained JSON."""
-    fields.known(data, TOP_KEYS, "scenario")
-    if "map" not in data:
-        raise fields.fault("map", "a V&V scenario is played on a map: name one (vv-hedgerows)")
     map_json, game_map = _map(data["map"], base)
-    turns = data.get("turns")
-    if turns is not None:
-        turns = fields.whole(turns, "turns", 1, MAX_TURNS)
     settings = {
         name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in fields.mapping(data.get("settings", {}), "settings").items()
+        for name, value in data.get("settings", {}).items()
     }
     fields.checked("settings", lambda _: VvSettings().override(settings), "")
     fortifications: dict[str, str] = {}
-    for label, kind in fields.mapping(data.get("fortifications", {}), "fortifications").items():
-        where = f"fortifications.{label}"
-        hex = fields.checked(where, game_map.parse, label)
-        if kind not in RULES.fortifications:
-            raise fields.fault(where, f"one of {', '.join(RULES.fortifications)}")
+    for label, kind in data.get("fortifications", {}).items():
+        hex = fields.checked(f"fortifications.{label}", game_map.parse, label)
         fortifications[game_map.label(hex)] = kind
-    sides_raw = fields.mapping(data.get("sides"), "sides")
-    if len(sides_raw) != 2:
-        raise fields.fault("sides", "a V&V scenario has exactly two sides")
     sides: dict[str, Any] = {}
     units: dict[str, Any] = {}
-    for side, raw in sides_raw.items():
+    for side, body in data["sides"].items():
         where = f"sides.{side}"
-        fields.side_name(side, where)
-        body = fields.mapping(raw, where)
-        fields.known(body, SIDE_KEYS, where)
-        elite = fields.flag(body.get("elite", False), f"{where}.elite")
-        sides[side] = {
-            "ai": fields.flag(body.get("ai", False), f"{where}.ai"),
-            "pool": _pool(body.get("pool", {}), f"{where}.pool"),
-        }
-        for unit_id, unit in fields.mapping(body.get("units", {}), f"{where}.units").items():
+        elite = body.get("elite", False)
+        sides[side] = {"ai": body.get("ai", False), "pool": _pool(body.get("pool", {}), where)}
+        for unit_id, unit in body.get("units", {}).items():
             unit_where = f"{where}.units.{unit_id}"
-            fields.unit_id(unit_id, unit_where, units)
-            units[unit_id] = _unit(
-                fields.mapping(unit, unit_where), unit_where, side, elite, game_map
-            )
+            fields.unique(unit_id, unit_where, units)
+            units[unit_id] = _unit(unit, unit_where, side, elite, game_map)
     _check_aboard(units)
     if not units:
         raise fields.fault("sides", "no units: give each side its units under 'units'")
@@ -184,7 +118,7 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     return {
         "map": map_json,
         "victory": victory,
-        "turns": turns,
+        "turns": data.get("turns"),
         "first": first,
         "settings": settings,
         "fortifications": fortifications,
@@ -193,144 +127,94 @@ def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
     }
 
 
-def _pool(raw: object, where: str) -> dict[str, int]:
-    body = fields.mapping(raw, where)
-    fields.known(body, POOL_KEYS, where)
-    pool = {
-        key: fields.whole(body.get(key, 0), f"{where}.{key}", 0, 99) for key in sorted(POOL_KEYS)
-    }
+def _pool(body: Mapping[str, int], where: str) -> dict[str, int]:
+    pool = {key: body.get(key, 0) for key in ("grenades", "satchel_apfp", "satchels")}
     if pool["satchels"] and not pool["satchel_apfp"]:
-        raise fields.fault(f"{where}.satchel_apfp", "satchel charges need their APFP")
+        raise fields.fault(f"{where}.pool.satchel_apfp", "satchel charges need their APFP")
     return pool
 
 
 def _unit(
     body: Mapping[str, Any], where: str, side: str, elite: bool, game_map: GameMap
 ) -> dict[str, Any]:
-    fields.known(body, UNIT_KEYS, where)
-    kind = body.get("kind")
-    if kind not in set(Kind):
-        raise fields.fault(f"{where}.kind", f"one of {', '.join(Kind)}")
-    kind = Kind(kind)
+    kind = Kind(body["kind"])
     unit: dict[str, Any] = {
         "side": side,
         "kind": str(kind),
-        "name": _text(body.get("name", where.rsplit(".", 1)[-1]), f"{where}.name"),
-        "elite": fields.flag(body.get("elite", elite), f"{where}.elite"),
-        "pinned": fields.flag(body.get("pinned", False), f"{where}.pinned"),
+        # A name, like a vehicle's id under 'aboard', may be a bare YAML number (12).
+        "name": str(body.get("name", where.rsplit(".", 1)[-1])).strip(),
+        "elite": body.get("elite", elite),
+        "pinned": body.get("pinned", False),
     }
-    allowed = _KIND_KEYS[kind] | {"name", "kind", "elite", "pinned", "hex", "facing", "aboard"}
-    extra = sorted(set(body) - allowed)
-    if extra:
-        raise fields.fault(f"{where}.{extra[0]}", f"a {kind} has no {extra[0]}")
+    # Which keys each kind has, and needs, is the schema's (its unit's allOf).
     if kind.infantry:
         unit.update(_infantry(body, where, kind))
     else:
         unit.update(_machine(body, where, kind))
     aboard = body.get("aboard")
     if aboard is not None:
-        if kind in (Kind.AFV, Kind.VEHICLE):
-            raise fields.fault(f"{where}.aboard", "a vehicle does not ride another")
         if "hex" in body or "facing" in body:
             raise fields.fault(where, "a passenger has no hex or facing of its own: it is aboard")
-        unit["aboard"] = _text(aboard, f"{where}.aboard")
+        unit["aboard"] = str(aboard).strip()
         return unit
     if "hex" not in body:
         raise fields.fault(
             f"{where}.hex", "where the unit stands (a label of the map), or 'aboard'"
         )
-    hex = fields.checked(f"{where}.hex", game_map.parse, _text(body["hex"], f"{where}.hex"))
+    hex = fields.checked(f"{where}.hex", game_map.parse, body["hex"])
     if RULES.hex_cost(game_map.terrain(hex), vehicle=False) is None:
         raise fields.fault(f"{where}.hex", f"no unit may stand in {game_map.terrain(hex)}")
     unit["hex"] = game_map.label(hex)
     if kind.has_facing:
         if "facing" not in body:
             raise fields.fault(f"{where}.facing", "the hexside it faces: N, NE, SE, S, SW or NW")
-        facing = fields.checked(f"{where}.facing", Direction.parse, _text(body["facing"], where))
-        unit["facing"] = str(facing)
-    elif "facing" in body:
-        raise fields.fault(f"{where}.facing", "infantry has no facing")
+        unit["facing"] = str(Direction.parse(body["facing"]))
     return unit
 
 
-_KIND_KEYS: dict[Kind, frozenset[str]] = {
-    Kind.SQUAD: frozenset({"counter", "reduced", "sw"}),
-    Kind.HALF_SQUAD: frozenset({"counter", "sw"}),
-    Kind.LEADER: frozenset({"counter", "leadership", "sw"}),
-    Kind.GUN: frozenset({"apfp", "casualty", "shield"}),
-    Kind.AFV: frozenset({"gun", "turret", "mg360", "ffmg", "mp", "transport"}),
-    Kind.VEHICLE: frozenset({"casualty", "transport", "mg360", "ffmg", "mp"}),
-}
-
-
 def _infantry(body: Mapping[str, Any], where: str, kind: Kind) -> dict[str, Any]:
-    if "counter" not in body:
-        raise fields.fault(
-            f"{where}.counter", "the counter as APFP-Range-Casualty Rating, e.g. 4-6-5"
-        )
-    counter = fields.checked(f"{where}.counter", Counter.parse, _text(body["counter"], where))
+    counter = fields.checked(f"{where}.counter", Counter.parse, body["counter"])
     result: dict[str, Any] = {"counter": str(counter)}
     if kind is Kind.SQUAD:
         reduced = body.get("reduced")
         half = (
-            fields.checked(f"{where}.reduced", Counter.parse, _text(reduced, where))
+            fields.checked(f"{where}.reduced", Counter.parse, reduced)
             if reduced is not None
             else counter.halved()
         )
         result["reduced"] = str(half)
     if kind is Kind.LEADER:
-        result["leadership"] = fields.whole(body.get("leadership", 0), f"{where}.leadership", -3, 3)
+        result["leadership"] = body.get("leadership", 0)
     if "sw" in body:
         result["sw"] = _support_weapon(body["sw"], f"{where}.sw", kind)
     return result
 
 
-def _support_weapon(raw: object, where: str, kind: Kind) -> dict[str, Any]:
-    body = fields.mapping(raw, where)
-    fields.known(body, SW_KEYS, where)
-    name = str(body.get("kind", "")).lower()
-    if name == "mortar":
-        raise fields.fault(
-            f"{where}.kind", "mortars are not modelled (their fire is indirect, r. 12.6)"
-        )
-    if name not in set(SwKind):
-        raise fields.fault(f"{where}.kind", f"one of {', '.join(SwKind)}")
-    if kind is Kind.LEADER and SwKind(name).sw_class != "L":
+def _support_weapon(body: Mapping[str, Any], where: str, kind: Kind) -> dict[str, Any]:
+    name = SwKind(body["kind"])
+    if kind is Kind.LEADER and name.sw_class != "L":
         raise fields.fault(f"{where}.kind", "a leader carries a Light (L) weapon only (r. 12.2)")
-    return {
-        "kind": name,
-        "apfp": fields.whole(body.get("apfp"), f"{where}.apfp", 1, 40),
-        "range": fields.whole(body.get("range"), f"{where}.range", 1, 30),
-    }
+    return {"kind": str(name), "apfp": body["apfp"], "range": body["range"]}
 
 
 def _machine(body: Mapping[str, Any], where: str, kind: Kind) -> dict[str, Any]:
     result: dict[str, Any] = {"weapons": []}
     if kind is Kind.GUN:
-        result["weapons"].append(
-            {"mount": "gun", "apfp": fields.whole(body.get("apfp"), f"{where}.apfp", 1, 40)}
-        )
+        result["weapons"].append({"mount": "gun", "apfp": body["apfp"]})
     else:
         if "gun" in body:
-            turret = fields.flag(body.get("turret", False), f"{where}.turret")
-            gun = fields.whole(body["gun"], f"{where}.gun", 1, 40)
-            result["weapons"].append({"mount": "gun", "apfp": gun, "turret": turret})
-        elif "turret" in body:
-            raise fields.fault(f"{where}.turret", "a turret needs a Gun APFP ('gun')")
+            turret = body.get("turret", False)
+            result["weapons"].append({"mount": "gun", "apfp": body["gun"], "turret": turret})
         for mount in (Mount.MG360, Mount.FFMG):
             if mount in body:
-                apfp = fields.whole(body[mount], f"{where}.{mount}", 1, 40)
-                result["weapons"].append({"mount": str(mount), "apfp": apfp})
-        result["mp"] = fields.whole(body.get("mp", 0), f"{where}.mp", 0, 30)
-        transport = body.get("transport")
-        if transport is not None:
-            if transport not in RULES.transport:
-                raise fields.fault(f"{where}.transport", f"one of {', '.join(RULES.transport)}")
-            result["transport"] = transport
+                result["weapons"].append({"mount": str(mount), "apfp": body[mount]})
+        result["mp"] = body.get("mp", 0)
+        if body.get("transport") is not None:
+            result["transport"] = body["transport"]
     if kind is Kind.GUN and "shield" in body:
-        result["shield"] = fields.flag(body["shield"], f"{where}.shield")
+        result["shield"] = body["shield"]
     if kind is not Kind.AFV:
-        result["casualty"] = fields.whole(body.get("casualty"), f"{where}.casualty", 1, 9)
+        result["casualty"] = body["casualty"]
     return result
 
 

@@ -35,21 +35,21 @@ from ordnance.core.hexgrid import Hex
 from ordnance.core.maps import GameMap
 from ordnance.vv.board import Board
 
-KEYS = frozenset({"objectives", "control", "casualties", "tie"})
 VICTORY = "V&V r. 2"
 
 
-def read_victory(raw: object, game_map: GameMap, sides: Sequence[str]) -> dict[str, Any]:
-    """Check the ``victory`` block (see the module docstring) into its JSON form."""
-    body = fields.mapping(raw, "victory")
-    fields.known(body, KEYS, "victory")
+def read_victory(
+    body: Mapping[str, Any], game_map: GameMap, sides: Sequence[str]
+) -> dict[str, Any]:
+    """Check the ``victory`` block (see the module docstring; its keys and types passed the
+    scenario schema) into its JSON form: objectives on the map, sides that exist."""
     objectives: dict[str, int] = {}
-    for label, points in fields.mapping(body.get("objectives", {}), "victory.objectives").items():
+    for label, points in body.get("objectives", {}).items():
         where = f"victory.objectives.{label}"
         hex = fields.checked(where, game_map.parse, str(label))
-        objectives[game_map.label(hex)] = fields.whole(points, where, 0, 99)
+        objectives[game_map.label(hex)] = points
     control: dict[str, str] = {}
-    for label, side in fields.mapping(body.get("control", {}), "victory.control").items():
+    for label, side in body.get("control", {}).items():
         where = f"victory.control.{label}"
         name = game_map.label(fields.checked(where, game_map.parse, str(label)))
         if name not in objectives:
@@ -63,7 +63,7 @@ def read_victory(raw: object, game_map: GameMap, sides: Sequence[str]) -> dict[s
     return {
         "objectives": objectives,
         "control": control,
-        "casualties": fields.flag(body.get("casualties", False), "victory.casualties"),
+        "casualties": body.get("casualties", False),
         "tie": tie,
     }
 
