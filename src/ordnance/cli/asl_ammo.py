@@ -17,7 +17,7 @@ from ordnance.asl.capabilities import AmmoContext, Capability, evaluate_text
 from ordnance.asl.dates import ScenarioDate, Theater, parse_nationality
 from ordnance.asl.notation import format_capabilities
 from ordnance.cli.groups import asl_app, settings_of
-from ordnance.cli.output import emit
+from ordnance.cli.output import emit, titled_table
 from ordnance.core.errors import BadInput
 
 if TYPE_CHECKING:
@@ -126,7 +126,6 @@ def roster_command(
     as_json: AsJson = False,
 ) -> None:
     """Every vehicle and Gun of a nationality and what it may fire on the date."""
-    from rich.table import Table  # noqa: PLC0415
     from rich.text import Text  # noqa: PLC0415
 
     from ordnance.asl.vasl_templates import plain_name, roster  # noqa: PLC0415
@@ -137,7 +136,7 @@ def roster_command(
         theater=None if theater is None else Theater.parse(theater),
     )
     ruling = roster(vasl_templates, nationality, context, settings_of(ctx), name=name)
-    table = Table(title=f"Roster: {ruling.nationality}, {context.label}", title_justify="left")
+    table = titled_table(f"Roster: {ruling.nationality}, {context.label}")
     for column in ("unit", "kind", "available now", "not now"):
         table.add_column(column, overflow="fold")
     for unit in ruling.units:
@@ -152,13 +151,11 @@ def roster_command(
 
 def _capability_table(title: str, capabilities: Iterable[Capability]) -> Table:
     """One row per token; each token's reading, in words, below the table."""
-    from rich.table import Table  # noqa: PLC0415
     from rich.text import Text  # noqa: PLC0415
 
     capabilities = tuple(capabilities)
-    table = Table(
-        title=title,
-        title_justify="left",
+    table = titled_table(
+        title,
         caption="\n".join(c.explanation for c in capabilities),
         caption_justify="left",
     )

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from ordnance.asl.dates import ScenarioDate
 from ordnance.cli.groups import asl_app, settings_of
-from ordnance.cli.output import console, emit_json
+from ordnance.cli.output import console, emit_json, titled_table
 from ordnance.core.errors import BadInput
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def vsav_command(
 
 
 def _table(nationality: str, units: list[VsavUnit], *, dated: bool) -> Table:
-    table = Table(title=f"{nationality} ({len(units)})", title_justify="left")
+    table = titled_table(f"{nationality} ({len(units)})")
     for column in ("hex", "unit", "id", "kind"):
         table.add_column(column, overflow="fold")
     table.add_column("available now" if dated else "capabilities", overflow="fold")

@@ -17,13 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from ordnance.cli import remote
 from ordnance.cli.game_do import GameDoCommand
 from ordnance.cli.groups import game_app
-from ordnance.cli.output import console, emit_json, output_file, ruling_table
+from ordnance.cli.output import console, emit_json, output_file, ruling_table, titled_table
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
 from ordnance.game.entry_words import entry_words
@@ -274,7 +273,7 @@ def _print_new(made: NewGame, as_json: bool, title: str) -> None:
     if as_json:
         emit_json(made.to_json())
         return
-    table = Table(title=title, title_justify="left")
+    table = titled_table(title)
     table.add_column("side")
     table.add_column("token (keep it secret; it is shown only now)")
     for side, token in made.tokens.items():
@@ -489,7 +488,7 @@ def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     if as_json:
         emit_json({"game": game, "entries": [e.to_json() for e in log]})
         return
-    table = Table(title=f"Log of game {game}", title_justify="left")
+    table = titled_table(f"Log of game {game}")
     table.add_column("seq", justify="right")
     table.add_column("entry")
     table.add_column("hash")

@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from ordnance.asl.canister_target import canister_aiming_points
 from ordnance.cli.groups import map_app
 from ordnance.cli.map_games import bundled_maps, judge_for, open_map
-from ordnance.cli.output import console, emit_json, output_file, ruling_table
+from ordnance.cli.output import console, emit_json, output_file, ruling_table, titled_table
 from ordnance.cli.pictures import scenario_picture, write_picture
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import (
@@ -202,7 +201,7 @@ def arc_command(
             }
         )
         return
-    table = Table(title=f"Arc {arc} from {game_map.label(origin)}", title_justify="left")
+    table = titled_table(f"Arc {arc} from {game_map.label(origin)}")
     table.add_column("range", justify="right")
     table.add_column("hexes")
     for range_ in range(1, reach + 1):
@@ -257,9 +256,7 @@ def canister_command(
     if as_json:
         emit_json({"clauses": [CANISTER_CLAUSE, "C8.41"], "explanation": explanation, "aims": rows})
         return
-    table = Table(
-        title=f"Canister aims from {game_map.label(firer)}, CA {corner}", title_justify="left"
-    )
+    table = titled_table(f"Canister aims from {game_map.label(firer)}, CA {corner}")
     for column in ("vertex", "cluster", "adjacent"):
         table.add_column(column)
     for row in rows:
@@ -348,7 +345,7 @@ def examples_command(as_json: AsJson = False) -> None:
     if as_json:
         emit_json({"clauses": [], "explanation": f"{len(rows)} bundled maps", "maps": rows})
         return
-    table = Table(title="Bundled maps", title_justify="left")
+    table = titled_table("Bundled maps")
     for column in ("name", "game", "title", "hexes"):
         table.add_column(column)
     for row in rows:

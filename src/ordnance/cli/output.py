@@ -27,16 +27,31 @@ __all__ = ["SettingOverrides", "console"]
 
 
 class _Console:
-    """Rich's console, made on first use: importing Rich costs more than a JSON answer."""
+    """Rich's console, made on first use: importing Rich costs more than a JSON answer.
+
+    Long sentences are wrapped at word boundaries when a person reads them (standard output is
+    a terminal, or :func:`wrap_sentences` asked for it, as the tour does); piped into a file or
+    another program, each stays on one line, whole for grep.
+    """
 
     _made: Console | None = None
+    wrap: bool | None = None
 
     def __getattr__(self, name: str) -> Any:
         if self._made is None:
             from rich.console import Console  # noqa: PLC0415
 
-            self._made = Console(highlight=False, soft_wrap=True)
+            wrap = sys.stdout.isatty() if self.wrap is None else self.wrap
+            self._made = Console(highlight=False, soft_wrap=not wrap)
         return getattr(self._made, name)
+
+
+def wrap_sentences(wrap: bool | None) -> None:
+    """Wrap long lines at the console's width (True), keep them whole (False), or decide by
+    whether standard output is a terminal (None, the default)."""
+    made = cast("_Console", console)
+    made.wrap = wrap
+    made._made = None
 
 
 console = cast("Console", _Console())
@@ -77,12 +92,19 @@ def emit_json(payload: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
 
 
+def titled_table(title: str, **options: Any) -> Table:
+    """A Rich table whose title reads on one line: the table is at least as wide as its title
+    (up to 80 columns), so a console that wraps long lines does not break a short title."""
+    from rich.table import Table  # noqa: PLC0415
+
+    return Table(title=title, title_justify="left", min_width=min(len(title), 80), **options)
+
+
 def ruling_table(title: str, rows: Sequence[tuple[str, object]]) -> Table:
     """A two-column table of a ruling's numbers."""
-    from rich.table import Table  # noqa: PLC0415
     from rich.text import Text  # noqa: PLC0415
 
-    table = Table(title=title, show_header=False, title_justify="left")
+    table = titled_table(title, show_header=False)
     table.add_column(style="bold")
     table.add_column()
     for label, value in rows:
@@ -124,10 +146,9 @@ def emit(
 
 
 def odds_table(title: str, rows: Sequence[OutcomeOdds]) -> Table:
-    from rich.table import Table  # noqa: PLC0415
     from rich.text import Text  # noqa: PLC0415
 
-    table = Table(title=title, title_justify="left")
+    table = titled_table(title)
     table.add_column("outcome")
     table.add_column("probability", justify="right")
     table.add_column("percent", justify="right")
@@ -167,9 +188,8 @@ def fraction_text(value: Fraction) -> str:
 
 def number_odds_table(title: str, odds: Distribution[Any], unit: str) -> Table:
     """An odds table with an "or more" column, for outcomes that are whole numbers."""
-    from rich.table import Table  # noqa: PLC0415
 
-    table = Table(title=title, title_justify="left")
+    table = titled_table(title)
     table.add_column(unit)
     table.add_column("probability", justify="right")
     table.add_column("percent", justify="right")
@@ -223,10 +243,9 @@ def show_settings(rows: Sequence[dict[str, Any]], title: str, as_json: bool) -> 
             }
         )
         return
-    from rich.table import Table  # noqa: PLC0415
     from rich.text import Text  # noqa: PLC0415
 
-    table = Table(title=title)
+    table = titled_table(title)
     for column in SETTING_COLUMNS:
         table.add_column(column, overflow="fold")
     for row in rows:

@@ -15,6 +15,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ordnance.cli.output import titled_table
+
 Renderables = list[RenderableType]
 
 
@@ -60,7 +62,7 @@ def stage_line(status: Mapping[str, Any]) -> str:
 
 def table(title: str, columns: Iterable[str]) -> Table:
     """A table in the house style: title left, headers, no colours needed to read it."""
-    grid = Table(title=clean(title), title_justify="left", title_style="bold")
+    grid = titled_table(clean(title), title_style="bold")
     for column in columns:
         grid.add_column(column, overflow="fold")
     return grid

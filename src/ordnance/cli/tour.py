@@ -39,6 +39,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from ordnance.cli.app import main
+from ordnance.cli.output import wrap_sentences
 from ordnance.core.maps.png import find_converter
 
 STEPS: tuple[tuple[str, str], ...] = (
@@ -94,6 +95,14 @@ STEPS: tuple[tuple[str, str], ...] = (
 
 def run(console: Console | None = None) -> int:
     """Run every step; stop at the first failure and return its exit code."""
+    wrap_sentences(True)  # a tour is read by a person, at whatever width the console has
+    try:
+        return _run(console)
+    finally:
+        wrap_sentences(None)
+
+
+def _run(console: Console | None) -> int:
     out = console or Console(highlight=False)
     out.print(
         Text(

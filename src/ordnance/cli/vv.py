@@ -17,7 +17,6 @@ from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from ordnance.cli.game import AsJson, Db, GameId, Side, _print_applied, _service, guard, shown
@@ -32,6 +31,7 @@ from ordnance.cli.output import (
     parse_overrides,
     settings_in,
     show_settings,
+    titled_table,
 )
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
@@ -203,7 +203,7 @@ def targets_command(
             }
         )
         return
-    table = Table(title=explanation, title_justify="left")
+    table = titled_table(explanation)
     for column in ("hex", "range", "APFP", "DRM", "modifiers", "expected CP", "affects"):
         table.add_column(column)
     for row in rows:
