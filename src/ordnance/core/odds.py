@@ -72,7 +72,9 @@ class Distribution(Generic[T]):
     Fraction(5, 12)
     """
 
-    __slots__ = ("_counts", "_total")
+    # ``_read``: the fractions, made on first read (a distribution never changes; many cells of
+    # an odds table share one).
+    __slots__ = ("_counts", "_read", "_total")
 
     def __init__(self, weights: Mapping[T, Fraction]) -> None:
         cleaned = {outcome: Fraction(p) for outcome, p in weights.items() if p != 0}
@@ -205,8 +207,12 @@ class Distribution(Generic[T]):
 
     def fractions(self) -> dict[T, Fraction]:
         """Every outcome's probability as a fraction, in the distribution's order."""
-        total, shared = self._total, _SHARED
-        return {o: shared.get((n, total)) or Fraction(n, total) for o, n in self._counts.items()}
+        try:
+            read = self._read
+        except AttributeError:
+            total = self._total
+            read = self._read = {o: _fraction(n, total) for o, n in self._counts.items()}
+        return dict(read)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Distribution):
