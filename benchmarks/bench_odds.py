@@ -116,7 +116,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=100_000, help="Monte Carlo DRs per cell")
     parser.add_argument("--seed", type=int, default=1, help="Monte Carlo seed")
-    parser.add_argument("--repeat", type=int, default=25, help="runs of the exact and icepool sides")
+    parser.add_argument(
+        "--repeat", type=int, default=25, help="runs of the exact and icepool sides"
+    )
     args = parser.parse_args()
     grid = cells()
 

@@ -75,6 +75,7 @@ class Distribution(Generic[T]):
     # ``_read``: the fractions, made on first read (a distribution never changes; many cells of
     # an odds table share one).
     __slots__ = ("_counts", "_read", "_total")
+    _read: dict[T, Fraction]
 
     def __init__(self, weights: Mapping[T, Fraction]) -> None:
         cleaned = {outcome: Fraction(p) for outcome, p in weights.items() if p != 0}
@@ -207,6 +208,7 @@ class Distribution(Generic[T]):
 
     def fractions(self) -> dict[T, Fraction]:
         """Every outcome's probability as a fraction, in the distribution's order."""
+        read: dict[T, Fraction]
         try:
             read = self._read
         except AttributeError:
