@@ -17,7 +17,15 @@ programme per grouping class) and the baseline are timed on the same position:
 The AI is timed cold (line-of-sight and odds caches emptied first), as a fresh game would meet
 it. Expected CP must be equal (ratio 1): the AI is exact.
 
-Run: ``.venv/bin/python benchmarks/bench_vv_ai.py [--quick] [--seed S] [--limit SECONDS]``
+Then the strength table (docs/vv-ai.md): each bundled V&V scenario (examples/vv-*.yaml) played
+to its end from each side with fair dice (the game service's HMAC source; seeds printed), the
+full AI on that side against the greedy baseline (the first AI) and against itself (``--games``
+each, 200), and against the AI with each part switched off (``--ablation-games`` each); the
+greedy AI against itself gives the scenario's balance. Per row: win rate with its 95% Wilson
+interval, mean enemy value destroyed and own value lost (Casualty Rating) with 95% intervals.
+
+Run: ``.venv/bin/python benchmarks/bench_vv_ai.py [--quick] [--seed S] [--limit SECONDS]
+[--games N] [--ablation-games N] [--part all|exact|strength]``
 """
 
 from __future__ import annotations
@@ -232,12 +240,19 @@ PARTS = {
     "X weapons": {"x_weapons": False},
     "look-ahead": {"lookahead": Fraction(0)},
     "movement": {"moves": False},
+    "objective weight": {"move_objective": Fraction(1)},
+    "urgency": {"move_urgency": Fraction(0)},
+    "vehicle moves": {"vehicles_move": False},
+    "vehicle hold fire": {"vehicles_hold_fire": False},
 }
+GREEDY = "greedy baseline"
+ITSELF = "AI vs itself"
+BALANCE = "baseline vs itself"
 
 
 def opponents() -> dict[str, AiPolicy]:
-    """The greedy baseline (the first AI) and the new AI with each part switched off."""
-    found = {"greedy baseline": AiPolicy.greedy()}
+    """The greedy baseline (the first AI), the full AI, and the AI with each part switched off."""
+    found = {GREEDY: AiPolicy.greedy(), ITSELF: AiPolicy()}
     for part, change in PARTS.items():
         found[f"AI without {part}"] = dataclasses.replace(AiPolicy(), **change)  # type: ignore[arg-type]
     return found
@@ -265,7 +280,7 @@ def one_game(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str | 
     body = SCENARIOS[name]
     sides = list(body["sides"])  # type: ignore[call-overload]
     other = next(s for s in sides if s != side)
-    if opponent == "baseline vs itself":
+    if opponent == BALANCE:
         policies = {side: AiPolicy.greedy(), other: AiPolicy.greedy()}
     else:
         policies = {side: AiPolicy(), other: OPPONENTS[opponent]}
@@ -304,19 +319,22 @@ def mean_ci(values: list[int]) -> str:
 
 
 def strength(args: argparse.Namespace) -> None:
-    """The strength table: the new AI against the baseline and its own ablations."""
-    names = ["baseline vs itself", *OPPONENTS]
+    """The strength table: the new AI against the baseline, itself and its own ablations."""
+    counts = {BALANCE: args.games, GREEDY: args.games, ITSELF: args.games}
+    counts.update({name: args.ablation_games for name in OPPONENTS if name.startswith("AI w")})
     jobs = [
         (name, side, opponent, args.seed + i)
         for name, body in SCENARIOS.items()
         for side in body["sides"]  # type: ignore[attr-defined]
-        for opponent in names
-        for i in range(args.games)
+        for opponent, games in counts.items()
+        for i in range(games)
     ]
     print(
-        f"strength: {len(SCENARIOS)} scenario(s) x 2 sides x {len(names)} match-ups x"
-        f" {args.games} games = {len(jobs)} games; fair dice (HMAC-SHA256), seeds"
-        f" {args.seed}..{args.seed + args.games - 1} per match-up; {args.workers} worker(s)"
+        f"strength: {len(SCENARIOS)} scenario(s) x 2 sides; {args.games} games against the"
+        f" greedy baseline, against itself and for the scenario's balance, {args.ablation_games}"
+        f" for each ablation ({len(PARTS)} parts): {len(jobs)} games; fair dice (HMAC-SHA256),"
+        f" seeds {args.seed}..{args.seed + max(counts.values()) - 1} per match-up;"
+        f" {args.workers} worker(s)"
     )
     started = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
@@ -326,7 +344,7 @@ def strength(args: argparse.Namespace) -> None:
     for name, side, opponent, _, winner, destroyed, lost in results:
         table[(name, side, opponent)].append((winner, destroyed, lost))
     print(
-        f"{'scenario':<24} {'AI side':<9} {'opponent':<22} {'wins':>5} {'draws':>5}"
+        f"{'scenario':<24} {'AI side':<10} {'opponent':<28} {'games':>5} {'wins':>5} {'draws':>5}"
         f" {'win rate [95%]':>20} {'enemy CR destroyed':>19} {'own CR lost':>12}"
     )
     for (name, side, opponent), games in table.items():
@@ -334,16 +352,19 @@ def strength(args: argparse.Namespace) -> None:
         wins = sum(w == side for w, _, _ in games)
         draws = sum(w is None for w, _, _ in games)
         low, high = interval(wins, n)
-        who = "(baseline)" if opponent == "baseline vs itself" else side
+        who = f"({side})" if opponent == BALANCE else side
         print(
-            f"{name:<24} {who:<9} {opponent:<22} {wins:>5} {draws:>5}"
+            f"{name:<24} {who:<10} {opponent:<28} {n:>5} {wins:>5} {draws:>5}"
             f" {wins / n:6.1%} [{low:5.1%},{high:6.1%}]"
             f" {mean_ci([d for _, d, _ in games]):>19} {mean_ci([lo for _, _, lo in games]):>12}"
         )
     print(
         f"{len(jobs)} games in {seconds:.0f} s ({seconds / len(jobs) * 1000:.0f} ms a game per"
-        f" worker x {args.workers}). 'baseline vs itself': the greedy AI on both sides, the"
-        " row's side winning (the scenario's balance). CR: Casualty Rating (victory's casualties)."
+        f" worker x {args.workers}). The full AI plays the row's side against the opponent;"
+        f" '{BALANCE}': the greedy AI on both sides, the row's side winning (the scenario's"
+        f" balance); '{ITSELF}': the full AI on both sides; 'AI without P': the opponent is the"
+        " AI with part P switched off (P helps when the row beats the AI-vs-itself row)."
+        " CR: Casualty Rating (victory's casualties); intervals 95% (Wilson for win rates)."
     )
 
 
@@ -352,12 +373,22 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="5 s limit, fewer sizes, 40 games")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--limit", type=float, default=None, help="baseline seconds (60)")
-    parser.add_argument("--games", type=int, default=None, help="games per match-up (200)")
+    parser.add_argument(
+        "--games", type=int, default=None, help="games per side against greedy and itself (200)"
+    )
+    parser.add_argument(
+        "--ablation-games",
+        type=int,
+        default=None,
+        help="games per side for each ablation row (default: as --games)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--part", choices=("all", "exact", "strength"), default="all")
     args = parser.parse_args()
     if args.games is None:
         args.games = 40 if args.quick else 200
+    if args.ablation_games is None:
+        args.ablation_games = args.games
     if args.part in ("all", "exact"):
         exactness(args)
         print()
