@@ -284,7 +284,7 @@ def one_game(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str | 
         policies = {side: AiPolicy.greedy(), other: AiPolicy.greedy()}
     else:
         policies = {side: AiPolicy(), other: OPPONENTS[opponent]}
-    state = play_out(body, policies, fair_dice(seed)).state  # type: ignore[arg-type]
+    state = play_out(body, policies, fair_dice(seed)).state
     assert state.result is not None
     winner = state.result["winner"]
     return (
@@ -318,53 +318,79 @@ def mean_ci(values: list[int]) -> str:
     return f"{mean:5.2f} ±{1.96 * sd / math.sqrt(n):4.2f}"
 
 
+def sides_of(name: str) -> list[str]:
+    sides: dict[str, object] = SCENARIOS[name]["sides"]  # type: ignore[assignment]
+    return list(sides)
+
+
+MIRRORED = (BALANCE, ITSELF)  # the same policy on both sides: one game serves both rows
+
+
 def strength(args: argparse.Namespace) -> None:
     """The strength table: the new AI against the baseline, itself and its own ablations."""
     counts = {BALANCE: args.games, GREEDY: args.games, ITSELF: args.games}
     counts.update({name: args.ablation_games for name in OPPONENTS if name.startswith("AI w")})
     jobs = [
         (name, side, opponent, args.seed + i)
-        for name, body in SCENARIOS.items()
-        for side in body["sides"]  # type: ignore[attr-defined]
+        for name in SCENARIOS
+        for number, side in enumerate(sides_of(name))
         for opponent, games in counts.items()
+        if not (number and opponent in MIRRORED)
         for i in range(games)
     ]
     print(
         f"strength: {len(SCENARIOS)} scenario(s) x 2 sides; {args.games} games against the"
         f" greedy baseline, against itself and for the scenario's balance, {args.ablation_games}"
-        f" for each ablation ({len(PARTS)} parts): {len(jobs)} games; fair dice (HMAC-SHA256),"
-        f" seeds {args.seed}..{args.seed + max(counts.values()) - 1} per match-up;"
-        f" {args.workers} worker(s)"
+        f" for each ablation ({len(PARTS)} parts): {len(jobs)} games played; fair dice"
+        f" (HMAC-SHA256), seeds {args.seed}..{args.seed + max(counts.values()) - 1} per"
+        f" match-up; {args.workers} worker(s)"
     )
     started = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(one_game, jobs, chunksize=8)
     seconds = time.perf_counter() - started
-    table: dict[tuple[str, str, str], list[tuple[str | None, int, int]]] = defaultdict(list)
-    for name, side, opponent, _, winner, destroyed, lost in results:
-        table[(name, side, opponent)].append((winner, destroyed, lost))
+    table: dict[tuple[str, str, str], list[tuple[int, str | None, int, int]]] = defaultdict(list)
+    for name, side, opponent, seed, winner, destroyed, lost in results:
+        table[(name, side, opponent)].append((seed, winner, destroyed, lost))
+        if opponent in MIRRORED:
+            other = next(s for s in sides_of(name) if s != side)
+            table[(name, other, opponent)].append((seed, winner, lost, destroyed))
     print(
         f"{'scenario':<24} {'AI side':<10} {'opponent':<28} {'games':>5} {'wins':>5} {'draws':>5}"
         f" {'win rate [95%]':>20} {'enemy CR destroyed':>19} {'own CR lost':>12}"
+        f" {'vs itself, same seeds':>21}"
     )
-    for (name, side, opponent), games in table.items():
-        n = len(games)
-        wins = sum(w == side for w, _, _ in games)
-        draws = sum(w is None for w, _, _ in games)
-        low, high = interval(wins, n)
-        who = f"({side})" if opponent == BALANCE else side
-        print(
-            f"{name:<24} {who:<10} {opponent:<28} {n:>5} {wins:>5} {draws:>5}"
-            f" {wins / n:6.1%} [{low:5.1%},{high:6.1%}]"
-            f" {mean_ci([d for _, d, _ in games]):>19} {mean_ci([lo for _, _, lo in games]):>12}"
-        )
+    for name in SCENARIOS:
+        for side in sides_of(name):
+            for opponent in counts:
+                games = sorted(table[(name, side, opponent)])
+                n = len(games)
+                wins = sum(w == side for _, w, _, _ in games)
+                draws = sum(w is None for _, w, _, _ in games)
+                low, high = interval(wins, n)
+                who = f"({side})" if opponent == BALANCE else side
+                same = ""
+                if opponent.startswith("AI w"):
+                    # The full AI against itself on the same seeds: what this row is compared to.
+                    seeds = {s for s, _, _, _ in games}
+                    own = [w for s, w, _, _ in table[(name, side, ITSELF)] if s in seeds]
+                    base = sum(w == side for w in own) / len(own)
+                    same = f"{base:6.1%} ({wins / n - base:+6.1%})"
+                print(
+                    f"{name:<24} {who:<10} {opponent:<28} {n:>5} {wins:>5} {draws:>5}"
+                    f" {wins / n:6.1%} [{low:5.1%},{high:6.1%}]"
+                    f" {mean_ci([d for _, _, d, _ in games]):>19}"
+                    f" {mean_ci([lo for _, _, _, lo in games]):>12} {same:>21}"
+                )
     print(
         f"{len(jobs)} games in {seconds:.0f} s ({seconds / len(jobs) * 1000:.0f} ms a game per"
         f" worker x {args.workers}). The full AI plays the row's side against the opponent;"
         f" '{BALANCE}': the greedy AI on both sides, the row's side winning (the scenario's"
-        f" balance); '{ITSELF}': the full AI on both sides; 'AI without P': the opponent is the"
-        " AI with part P switched off (P helps when the row beats the AI-vs-itself row)."
-        " CR: Casualty Rating (victory's casualties); intervals 95% (Wilson for win rates)."
+        f" balance); '{ITSELF}': the full AI on both sides (these two are played once and read"
+        " from each side); 'AI without P': the opponent is the AI with part P switched off;"
+        " P helps the opponent's side when the row's win rate is above the full AI's against"
+        " itself on the same seeds (last column, the difference in brackets). CR: Casualty"
+        " Rating (victory's casualties); intervals 95% (Wilson for win rates)."
     )
 
 
