@@ -203,10 +203,12 @@ class _Context:
         self.occupied = {
             h for u in board.side_units(self.enemy) if (h := board.hex_of(u)) is not None
         }
-        # Threats depend only on the enemy's units and their states: remembered across the
-        # decisions of a phase, which mostly see the same enemy.
+        # Threats depend only on the enemy's units and their states, the smoke and the
+        # settings: remembered across the decisions of a phase, which mostly see the same.
         self.fingerprint = (
             id(board.game_map),
+            board.settings,
+            tuple(sorted((board.label(h), level) for h, level in board.smoke.items())),
             tuple(sorted((u, board.hex_of(u), board.status[u]) for u in self.enemies_units())),
         )
         if len(_EXPOSURE) > _CACHE_LIMIT:
