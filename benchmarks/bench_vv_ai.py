@@ -20,7 +20,8 @@ it. Expected CP must be equal (ratio 1): the AI is exact.
 Then the strength table (docs/vv-ai.md): each bundled V&V scenario (examples/vv-*.yaml) played
 to its end from each side with fair dice (the game service's HMAC source; seeds printed), the
 full AI on that side against the greedy baseline (the first AI) and against itself (``--games``
-each, 200), and against the AI with each part switched off (``--ablation-games`` each); the
+each, 200), and against the AI with each part switched off, and the AI with each part switched off
+against the baseline (``--ablation-games`` each); the
 greedy AI against itself gives the scenario's balance. Per row: win rate with its 95% Wilson
 interval, mean enemy value destroyed and own value lost (Casualty Rating) with 95% intervals.
 
@@ -255,7 +256,19 @@ def opponents() -> dict[str, AiPolicy]:
     found = {GREEDY: AiPolicy.greedy(), ITSELF: AiPolicy()}
     for part, change in PARTS.items():
         found[f"AI without {part}"] = dataclasses.replace(AiPolicy(), **change)  # type: ignore[arg-type]
+        found[f"greedy (AI w/o {part})"] = AiPolicy.greedy()
     return found
+
+
+def players(opponent: str) -> tuple[AiPolicy, AiPolicy]:
+    """The policies of the row's side and of the other side in a match-up."""
+    if opponent == BALANCE:
+        return AiPolicy.greedy(), AiPolicy.greedy()
+    if opponent.startswith("greedy (AI w/o "):
+        # The ablation against the baseline: the row's side plays without the part.
+        part = opponent.removeprefix("greedy (AI w/o ").removesuffix(")")
+        return OPPONENTS[f"AI without {part}"], AiPolicy.greedy()
+    return AiPolicy(), OPPONENTS[opponent]
 
 
 def scenarios() -> dict[str, dict[str, object]]:
@@ -280,10 +293,8 @@ def one_game(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str | 
     body = SCENARIOS[name]
     sides = list(body["sides"])  # type: ignore[call-overload]
     other = next(s for s in sides if s != side)
-    if opponent == BALANCE:
-        policies = {side: AiPolicy.greedy(), other: AiPolicy.greedy()}
-    else:
-        policies = {side: AiPolicy(), other: OPPONENTS[opponent]}
+    mine, theirs = players(opponent)
+    policies = {side: mine, other: theirs}
     state = play_out(body, policies, fair_dice(seed)).state
     assert state.result is not None
     winner = state.result["winner"]
@@ -329,7 +340,7 @@ MIRRORED = (BALANCE, ITSELF)  # the same policy on both sides: one game serves b
 def strength(args: argparse.Namespace) -> None:
     """The strength table: the new AI against the baseline, itself and its own ablations."""
     counts = {BALANCE: args.games, GREEDY: args.games, ITSELF: args.games}
-    counts.update({name: args.ablation_games for name in OPPONENTS if name.startswith("AI w")})
+    counts.update({name: args.ablation_games for name in OPPONENTS if name not in counts})
     jobs = [
         (name, side, opponent, args.seed + i)
         for name in SCENARIOS
@@ -341,7 +352,8 @@ def strength(args: argparse.Namespace) -> None:
     print(
         f"strength: {len(SCENARIOS)} scenario(s) x 2 sides; {args.games} games against the"
         f" greedy baseline, against itself and for the scenario's balance, {args.ablation_games}"
-        f" for each ablation ({len(PARTS)} parts): {len(jobs)} games played; fair dice"
+        f" for each ablation ({len(PARTS)} parts, against itself and against the baseline):"
+        f" {len(jobs)} games played; fair dice"
         f" (HMAC-SHA256), seeds {args.seed}..{args.seed + max(counts.values()) - 1} per"
         f" match-up; {args.workers} worker(s)"
     )
@@ -356,9 +368,9 @@ def strength(args: argparse.Namespace) -> None:
             other = next(s for s in sides_of(name) if s != side)
             table[(name, other, opponent)].append((seed, winner, lost, destroyed))
     print(
-        f"{'scenario':<24} {'AI side':<10} {'opponent':<28} {'games':>5} {'wins':>5} {'draws':>5}"
+        f"{'scenario':<24} {'AI side':<10} {'opponent':<34} {'games':>5} {'wins':>5} {'draws':>5}"
         f" {'win rate [95%]':>20} {'enemy CR destroyed':>19} {'own CR lost':>12}"
-        f" {'vs itself, same seeds':>21}"
+        f" {'full AI, same seeds':>21}"
     )
     for name in SCENARIOS:
         for side in sides_of(name):
@@ -370,14 +382,16 @@ def strength(args: argparse.Namespace) -> None:
                 low, high = interval(wins, n)
                 who = f"({side})" if opponent == BALANCE else side
                 same = ""
-                if opponent.startswith("AI w"):
-                    # The full AI against itself on the same seeds: what this row is compared to.
+                if opponent not in (BALANCE, GREEDY, ITSELF):
+                    # The full AI on the same seeds against the same opponent (itself or the
+                    # baseline): what this row is compared to.
                     seeds = {s for s, _, _, _ in games}
-                    own = [w for s, w, _, _ in table[(name, side, ITSELF)] if s in seeds]
+                    against = GREEDY if opponent.startswith("greedy") else ITSELF
+                    own = [w for s, w, _, _ in table[(name, side, against)] if s in seeds]
                     base = sum(w == side for w in own) / len(own)
                     same = f"{base:6.1%} ({wins / n - base:+6.1%})"
                 print(
-                    f"{name:<24} {who:<10} {opponent:<28} {n:>5} {wins:>5} {draws:>5}"
+                    f"{name:<24} {who:<10} {opponent:<34} {n:>5} {wins:>5} {draws:>5}"
                     f" {wins / n:6.1%} [{low:5.1%},{high:6.1%}]"
                     f" {mean_ci([d for _, _, d, _ in games]):>19}"
                     f" {mean_ci([lo for _, _, _, lo in games]):>12} {same:>21}"
@@ -387,9 +401,12 @@ def strength(args: argparse.Namespace) -> None:
         f" worker x {args.workers}). The full AI plays the row's side against the opponent;"
         f" '{BALANCE}': the greedy AI on both sides, the row's side winning (the scenario's"
         f" balance); '{ITSELF}': the full AI on both sides (these two are played once and read"
-        " from each side); 'AI without P': the opponent is the AI with part P switched off;"
-        " P helps the opponent's side when the row's win rate is above the full AI's against"
-        " itself on the same seeds (last column, the difference in brackets). CR: Casualty"
+        " from each side); 'AI without P': the opponent is the AI with part P switched off"
+        " (P helps the opponent's side when the row's win rate is above the full AI's against"
+        " itself on the same seeds); 'greedy (AI w/o P)': the row's side plays the AI without"
+        " P against the baseline (P helps when the row is below the full AI's win rate against"
+        " the baseline on the same seeds). Last column: that full-AI rate, the difference in"
+        " brackets. CR: Casualty"
         " Rating (victory's casualties); intervals 95% (Wilson for win rates)."
     )
 
