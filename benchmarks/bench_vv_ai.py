@@ -17,7 +17,16 @@ programme per grouping class) and the baseline are timed on the same position:
 The AI is timed cold (line-of-sight and odds caches emptied first), as a fresh game would meet
 it. Expected CP must be equal (ratio 1): the AI is exact.
 
-Run: ``.venv/bin/python benchmarks/bench_vv_ai.py [--quick] [--seed S] [--limit SECONDS]``
+Then the strength table (docs/vv-ai.md): each bundled V&V scenario (examples/vv-*.yaml) played
+to its end from each side with fair dice (the game service's HMAC source; seeds printed), the
+full AI on that side against the greedy baseline (the first AI) and against itself (``--games``
+each, 200), and against the AI with each part switched off, and the AI with each part switched off
+against the baseline (``--ablation-games`` each); the
+greedy AI against itself gives the scenario's balance. Per row: win rate with its 95% Wilson
+interval, mean enemy value destroyed and own value lost (Casualty Rating) with 95% intervals.
+
+Run: ``.venv/bin/python benchmarks/bench_vv_ai.py [--quick] [--seed S] [--limit SECONDS]
+[--games N] [--ablation-games N] [--part all|exact|strength]``
 """
 
 from __future__ import annotations
@@ -232,15 +241,34 @@ PARTS = {
     "X weapons": {"x_weapons": False},
     "look-ahead": {"lookahead": Fraction(0)},
     "movement": {"moves": False},
+    "objective weight": {"move_objective": Fraction(1)},
+    "urgency": {"move_urgency": Fraction(0)},
+    "vehicle moves": {"vehicles_move": False},
+    "vehicle hold fire": {"vehicles_hold_fire": False},
 }
+GREEDY = "greedy baseline"
+ITSELF = "AI vs itself"
+BALANCE = "baseline vs itself"
 
 
 def opponents() -> dict[str, AiPolicy]:
-    """The greedy baseline (the first AI) and the new AI with each part switched off."""
-    found = {"greedy baseline": AiPolicy.greedy()}
+    """The greedy baseline (the first AI), the full AI, and the AI with each part switched off."""
+    found = {GREEDY: AiPolicy.greedy(), ITSELF: AiPolicy()}
     for part, change in PARTS.items():
         found[f"AI without {part}"] = dataclasses.replace(AiPolicy(), **change)  # type: ignore[arg-type]
+        found[f"greedy (AI w/o {part})"] = AiPolicy.greedy()
     return found
+
+
+def players(opponent: str) -> tuple[AiPolicy, AiPolicy]:
+    """The policies of the row's side and of the other side in a match-up."""
+    if opponent == BALANCE:
+        return AiPolicy.greedy(), AiPolicy.greedy()
+    if opponent.startswith("greedy (AI w/o "):
+        # The ablation against the baseline: the row's side plays without the part.
+        part = opponent.removeprefix("greedy (AI w/o ").removesuffix(")")
+        return OPPONENTS[f"AI without {part}"], AiPolicy.greedy()
+    return AiPolicy(), OPPONENTS[opponent]
 
 
 def scenarios() -> dict[str, dict[str, object]]:
@@ -265,11 +293,9 @@ def one_game(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str | 
     body = SCENARIOS[name]
     sides = list(body["sides"])  # type: ignore[call-overload]
     other = next(s for s in sides if s != side)
-    if opponent == "baseline vs itself":
-        policies = {side: AiPolicy.greedy(), other: AiPolicy.greedy()}
-    else:
-        policies = {side: AiPolicy(), other: OPPONENTS[opponent]}
-    state = play_out(body, policies, fair_dice(seed)).state  # type: ignore[arg-type]
+    mine, theirs = players(opponent)
+    policies = {side: mine, other: theirs}
+    state = play_out(body, policies, fair_dice(seed)).state
     assert state.result is not None
     winner = state.result["winner"]
     return (
@@ -303,47 +329,85 @@ def mean_ci(values: list[int]) -> str:
     return f"{mean:5.2f} ±{1.96 * sd / math.sqrt(n):4.2f}"
 
 
+def sides_of(name: str) -> list[str]:
+    sides: dict[str, object] = SCENARIOS[name]["sides"]  # type: ignore[assignment]
+    return list(sides)
+
+
+MIRRORED = (BALANCE, ITSELF)  # the same policy on both sides: one game serves both rows
+
+
 def strength(args: argparse.Namespace) -> None:
-    """The strength table: the new AI against the baseline and its own ablations."""
-    names = ["baseline vs itself", *OPPONENTS]
+    """The strength table: the new AI against the baseline, itself and its own ablations."""
+    counts = {BALANCE: args.games, GREEDY: args.games, ITSELF: args.games}
+    counts.update({name: args.ablation_games for name in OPPONENTS if name not in counts})
     jobs = [
         (name, side, opponent, args.seed + i)
-        for name, body in SCENARIOS.items()
-        for side in body["sides"]  # type: ignore[attr-defined]
-        for opponent in names
-        for i in range(args.games)
+        for name in SCENARIOS
+        for number, side in enumerate(sides_of(name))
+        for opponent, games in counts.items()
+        if not (number and opponent in MIRRORED)
+        for i in range(games)
     ]
     print(
-        f"strength: {len(SCENARIOS)} scenario(s) x 2 sides x {len(names)} match-ups x"
-        f" {args.games} games = {len(jobs)} games; fair dice (HMAC-SHA256), seeds"
-        f" {args.seed}..{args.seed + args.games - 1} per match-up; {args.workers} worker(s)"
+        f"strength: {len(SCENARIOS)} scenario(s) x 2 sides; {args.games} games against the"
+        f" greedy baseline, against itself and for the scenario's balance, {args.ablation_games}"
+        f" for each ablation ({len(PARTS)} parts, against itself and against the baseline):"
+        f" {len(jobs)} games played; fair dice"
+        f" (HMAC-SHA256), seeds {args.seed}..{args.seed + max(counts.values()) - 1} per"
+        f" match-up; {args.workers} worker(s)"
     )
     started = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(one_game, jobs, chunksize=8)
     seconds = time.perf_counter() - started
-    table: dict[tuple[str, str, str], list[tuple[str | None, int, int]]] = defaultdict(list)
-    for name, side, opponent, _, winner, destroyed, lost in results:
-        table[(name, side, opponent)].append((winner, destroyed, lost))
+    table: dict[tuple[str, str, str], list[tuple[int, str | None, int, int]]] = defaultdict(list)
+    for name, side, opponent, seed, winner, destroyed, lost in results:
+        table[(name, side, opponent)].append((seed, winner, destroyed, lost))
+        if opponent in MIRRORED:
+            other = next(s for s in sides_of(name) if s != side)
+            table[(name, other, opponent)].append((seed, winner, lost, destroyed))
     print(
-        f"{'scenario':<24} {'AI side':<9} {'opponent':<22} {'wins':>5} {'draws':>5}"
+        f"{'scenario':<24} {'AI side':<10} {'opponent':<34} {'games':>5} {'wins':>5} {'draws':>5}"
         f" {'win rate [95%]':>20} {'enemy CR destroyed':>19} {'own CR lost':>12}"
+        f" {'full AI, same seeds':>21}"
     )
-    for (name, side, opponent), games in table.items():
-        n = len(games)
-        wins = sum(w == side for w, _, _ in games)
-        draws = sum(w is None for w, _, _ in games)
-        low, high = interval(wins, n)
-        who = "(baseline)" if opponent == "baseline vs itself" else side
-        print(
-            f"{name:<24} {who:<9} {opponent:<22} {wins:>5} {draws:>5}"
-            f" {wins / n:6.1%} [{low:5.1%},{high:6.1%}]"
-            f" {mean_ci([d for _, d, _ in games]):>19} {mean_ci([lo for _, _, lo in games]):>12}"
-        )
+    for name in SCENARIOS:
+        for side in sides_of(name):
+            for opponent in counts:
+                games = sorted(table[(name, side, opponent)])
+                n = len(games)
+                wins = sum(w == side for _, w, _, _ in games)
+                draws = sum(w is None for _, w, _, _ in games)
+                low, high = interval(wins, n)
+                who = f"({side})" if opponent == BALANCE else side
+                same = ""
+                if opponent not in (BALANCE, GREEDY, ITSELF):
+                    # The full AI on the same seeds against the same opponent (itself or the
+                    # baseline): what this row is compared to.
+                    seeds = {s for s, _, _, _ in games}
+                    against = GREEDY if opponent.startswith("greedy") else ITSELF
+                    own = [w for s, w, _, _ in table[(name, side, against)] if s in seeds]
+                    base = sum(w == side for w in own) / len(own)
+                    same = f"{base:6.1%} ({wins / n - base:+6.1%})"
+                print(
+                    f"{name:<24} {who:<10} {opponent:<34} {n:>5} {wins:>5} {draws:>5}"
+                    f" {wins / n:6.1%} [{low:5.1%},{high:6.1%}]"
+                    f" {mean_ci([d for _, _, d, _ in games]):>19}"
+                    f" {mean_ci([lo for _, _, _, lo in games]):>12} {same:>21}"
+                )
     print(
         f"{len(jobs)} games in {seconds:.0f} s ({seconds / len(jobs) * 1000:.0f} ms a game per"
-        f" worker x {args.workers}). 'baseline vs itself': the greedy AI on both sides, the"
-        " row's side winning (the scenario's balance). CR: Casualty Rating (victory's casualties)."
+        f" worker x {args.workers}). The full AI plays the row's side against the opponent;"
+        f" '{BALANCE}': the greedy AI on both sides, the row's side winning (the scenario's"
+        f" balance); '{ITSELF}': the full AI on both sides (these two are played once and read"
+        " from each side); 'AI without P': the opponent is the AI with part P switched off"
+        " (P helps the opponent's side when the row's win rate is above the full AI's against"
+        " itself on the same seeds); 'greedy (AI w/o P)': the row's side plays the AI without"
+        " P against the baseline (P helps when the row is below the full AI's win rate against"
+        " the baseline on the same seeds). Last column: that full-AI rate, the difference in"
+        " brackets. CR: Casualty"
+        " Rating (victory's casualties); intervals 95% (Wilson for win rates)."
     )
 
 
@@ -352,12 +416,22 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="5 s limit, fewer sizes, 40 games")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--limit", type=float, default=None, help="baseline seconds (60)")
-    parser.add_argument("--games", type=int, default=None, help="games per match-up (200)")
+    parser.add_argument(
+        "--games", type=int, default=None, help="games per side against greedy and itself (200)"
+    )
+    parser.add_argument(
+        "--ablation-games",
+        type=int,
+        default=None,
+        help="games per side for each ablation row (default: as --games)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--part", choices=("all", "exact", "strength"), default="all")
     args = parser.parse_args()
     if args.games is None:
         args.games = 40 if args.quick else 200
+    if args.ablation_games is None:
+        args.ablation_games = args.games
     if args.part in ("all", "exact"):
         exactness(args)
         print()

@@ -87,13 +87,18 @@ class AiPolicy:
     """Which parts of the AI are on (the settings ``ai_*``; the benchmark switches them).
 
     ``AiPolicy.greedy()`` is the first AI: raw expected CP, no X weapons, the first stack worth
-    the threshold, no movement."""
+    the threshold, no movement. The ``move_*`` and ``vehicles_*`` fields are the movement
+    policy's (:mod:`ordnance.vv.game.ai_moves`)."""
 
     evaluation: str = "value"
     x_weapons: bool = True
     lookahead: Fraction = Fraction(1, 2)
     moves: bool = True
     opfire_threshold: Fraction = Fraction(1)
+    move_objective: Fraction = Fraction(2)
+    move_urgency: Fraction = Fraction(2)
+    vehicles_move: bool = True
+    vehicles_hold_fire: bool = True
 
     @classmethod
     def of(cls, settings: VvSettings) -> AiPolicy:
@@ -103,11 +108,15 @@ class AiPolicy:
             settings.ai_opfire_lookahead,
             settings.ai_moves,
             settings.ai_opfire_threshold,
+            settings.ai_move_objective,
+            settings.ai_move_urgency,
+            settings.ai_vehicles_move,
+            settings.ai_vehicles_hold_fire,
         )
 
     @classmethod
     def greedy(cls, threshold: Fraction = Fraction(1)) -> AiPolicy:
-        return cls("cp", False, ZERO, False, threshold)
+        return cls("cp", False, ZERO, False, threshold, Fraction(1), ZERO, False, False)
 
     def on(self, board: Board) -> Board:
         """The board with this policy's evaluation in its settings (what the worth reads)."""

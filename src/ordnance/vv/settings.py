@@ -156,7 +156,36 @@ class VvSettings:
         True,
         "[default]",
         "r. 6 (AI policy)",
-        "Whether the AI moves its infantry in its Movement Phase (README: the AI's movement).",
+        "Whether the AI moves its infantry in its Movement Phase (docs/vv-ai.md: movement).",
+    )
+    ai_move_objective: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
+        Fraction(2),
+        "[default]",
+        "r. 6 (AI policy)",
+        "How hard objectives pull the AI's moving units: the score lost per hex of distance to"
+        " the nearest objective still to take (the first mover's weight was 1).",
+    )
+    ai_move_urgency: Fraction = _setting(  # noqa: RUF009 - _setting returns a field()
+        Fraction(2),
+        "[default]",
+        "r. 6 (AI policy)",
+        "Urgency as the end approaches: objectives (their pull and the points of entering one)"
+        " count 1 + u / (k + 1) times, k the Game Turns still to come after this one (the last"
+        " turn 1 + u); 0 keeps them flat; no effect in an open-ended scenario.",
+    )
+    ai_vehicles_move: bool = _setting(
+        True,
+        "[default]",
+        "r. 7 (AI policy)",
+        "Whether the AI moves its unarmored vehicles (with their passengers) out of enemy fire"
+        " lanes and toward objectives; AFVs and Guns stay where they are.",
+    )
+    ai_vehicles_hold_fire: bool = _setting(
+        True,
+        "[default]",
+        "r. 5.33 (AI policy)",
+        "Whether an unarmored vehicle of the AI keeps its fire in its own Fire Phase when its"
+        " move is worth more than its attack (a unit that fired may not move).",
     )
 
     def override(self, values: Mapping[str, str]) -> VvSettings:

@@ -1,29 +1,39 @@
-"""The AI's movement: where each of its infantry stacks goes in its Movement Phase (AI policy).
+"""The AI's movement: where its infantry stacks and unarmored vehicles go in its Movement Phase.
 
-One ``move`` command at a time, through the same checks as a player's (r. 6, 13.8); after
+One ``move`` command at a time, through the same checks as a player's (r. 6, 7, 13.8); after
 each step the opponent may Opportunity Fire, and the AI decides again from the new position.
 For each stack of its infantry on foot that may move (not pinned, no Fire marker, MP left), the
 AI scores every hex it can reach this phase (MP by terrain and hexside, uphill +1, the first
 hex always allowed, never an enemy hex) and steps toward the best one, if it beats staying by
-``MARGIN``. The score, in expected CP (one CP about one point of unit value):
+``margin``. The score, in expected CP (one CP about one point of unit value):
 
 - objectives: the points of each objective the side does not control and no enemy stands in
   (no Close Assault is modelled: a held one is taken by emptying it with fire) that the move
-  enters, on the way or at its end (entering takes control), minus ``objective`` per hex of
-  distance to the nearest one still to take;
-- cover: the hex's terrain and fortification cover (``COVER`` per point);
+  enters, on the way or at its end (entering takes control), minus ``ai_move_objective`` (2)
+  per hex of distance to the nearest one still to take; both times the *urgency*
+  ``1 + ai_move_urgency / (k + 1)``, ``k`` the Game Turns still to come after this one (the
+  last turn pulls hardest: a hex taken then cannot be lost);
+- cover: the hex's terrain and fortification cover (``cover`` per point);
 - fire lanes: the expected CP the enemy's units could put on the stack there (each enemy hex
-  with a clear LOS and the range, its units' APFP, the cover and hindrances), and half that of
-  Opportunity Fire on each hex of the way (its -1 and -2 included), as a loss;
+  with a clear LOS and the range, its units' APFP, the cover and hindrances), and ``path``
+  times that of Opportunity Fire on each hex of the way (its -1 and -2 included), as a loss;
 - next turn's fire: the best expected CP the stack could fire from there at an enemy hex
   (``fire`` times), while a Player Turn is still to come.
 
-Leaders stay with squads that have stopped; a hex never receives more than four infantry
-units (the stacking limit, r. 6.9, which the game does not check itself). Vehicles and Guns do
-not move (the AI's policy, not a rule).
+Unarmored vehicles (setting ``ai_vehicles_move``) are scored the same way, without the cover
+term, over the hexes they can reach forward or in reverse with their turns (r. 7.2-7.3): they
+leave the enemy's fire lanes, with their passengers, and make for free objectives when that
+is safe. In its own Fire Phase such a vehicle keeps its fire when its move gains more than its
+attack is worth (``ai_vehicles_hold_fire``; a unit that fired may not move, r. 5.33).
 
->>> WEIGHTS.objective, WEIGHTS.cover, WEIGHTS.fire, WEIGHTS.path, WEIGHTS.margin
-(Fraction(1, 1), Fraction(1, 2), Fraction(1, 2), Fraction(1, 2), Fraction(1, 4))
+Leaders stay with squads that have stopped; a hex never receives more than four infantry
+units (the stacking limit, r. 6.9, which the game does not check itself). AFVs and Guns do not
+move (the AI's policy, not a rule).
+
+>>> WEIGHTS.cover, WEIGHTS.fire, WEIGHTS.path, WEIGHTS.margin
+(Fraction(1, 2), Fraction(1, 2), Fraction(1, 2), Fraction(1, 4))
+>>> AiPolicy().move_objective, AiPolicy().move_urgency
+(Fraction(2, 1), Fraction(2, 1))
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import cast
 
-from ordnance.core.hexgrid import Hex, Hexside
+from ordnance.core.hexgrid import Direction, Hex, Hexside
 from ordnance.core.maps import GameMap
 from ordnance.vv.ai import AiPolicy
 from ordnance.vv.board import Board
@@ -53,9 +63,9 @@ _CACHE_LIMIT = 20_000
 
 @dataclass(frozen=True)
 class Weights:
-    """The movement score's weights (module docstring)."""
+    """The movement score's fixed weights (module docstring; the objective's pull and urgency
+    are settings, read through :class:`~ordnance.vv.ai.AiPolicy`)."""
 
-    objective: Fraction = Fraction(1)
     cover: Fraction = Fraction(1, 2)
     fire: Fraction = Fraction(1, 2)
     path: Fraction = Fraction(1, 2)
@@ -182,18 +192,23 @@ class _Context:
     """One decision's view of the board: the enemy, where he is, the objectives still wanted,
     and the threat to each hex (remembered; the score is a heuristic, kept in floats)."""
 
-    def __init__(self, state: VvState, side: str) -> None:
+    def __init__(self, state: VvState, side: str, policy: AiPolicy) -> None:
         board = state.board
         self.state, self.board, self.side = state, board, side
+        factor = urgency(state, policy)
+        self.points_weight = factor
+        self.pull = float(policy.move_objective) * factor
         self.enemy = state.other(side)
         self.enemies = _enemy_hexes(board, self.enemy)
         self.occupied = {
             h for u in board.side_units(self.enemy) if (h := board.hex_of(u)) is not None
         }
-        # Threats depend only on the enemy's units and their states: remembered across the
-        # decisions of a phase, which mostly see the same enemy.
+        # Threats depend only on the enemy's units and their states, the smoke and the
+        # settings: remembered across the decisions of a phase, which mostly see the same.
         self.fingerprint = (
             id(board.game_map),
+            board.settings,
+            tuple(sorted((board.label(h), level) for h, level in board.smoke.items())),
             tuple(sorted((u, board.hex_of(u), board.status[u]) for u in self.enemies_units())),
         )
         if len(_EXPOSURE) > _CACHE_LIMIT:
@@ -267,16 +282,19 @@ class _Context:
         self.exposure[key] = best
         return best
 
-    def score(self, hex: Hex, path: tuple[Hex, ...], units: tuple[str, ...]) -> float:
+    def score(
+        self, hex: Hex, path: tuple[Hex, ...], units: tuple[str, ...], *, cover: bool = True
+    ) -> float:
         value = 0.0
         if self.wanted:
             # Entering takes control, on the way as well as at the end of the move.
             crossed = {*path, hex}
-            value += sum(points for at, points in self.wanted if at in crossed)
+            value += self.points_weight * sum(p for at, p in self.wanted if at in crossed)
             left = [at for at, _ in self.wanted if at not in crossed]
             if left:
-                value -= float(WEIGHTS.objective) * min(hex.distance(at) for at in left)
-        value += float(WEIGHTS.cover) * self.board.cover_of(hex)
+                value -= self.pull * min(hex.distance(at) for at in left)
+        if cover:
+            value += float(WEIGHTS.cover) * self.board.cover_of(hex)
         value -= self.threat(hex, opfire=False)
         value -= float(WEIGHTS.path) * sum(self.threat(h, opfire=True) for h in path[:-1])
         if self.fire_weight:
@@ -300,25 +318,139 @@ class _Context:
                 best, path = value, reach[hex][1]
         return stay, best, path
 
+    def best_drive(self, vehicle: str) -> tuple[float, float, tuple[Step, ...]]:
+        """A vehicle's score staying, its best score elsewhere and the steps there."""
+        board = self.board
+        status = board.status[vehicle]
+        start = board.hex_of(vehicle)
+        assert start is not None
+        riders = (vehicle, *board.passengers(vehicle))
+        left = allowance(board, vehicle) - status.mp_used
+        reach = _drive(
+            board, start, status.facing, left=left, moved=status.moved, avoid=self.occupied
+        )
+        stay = self.score(start, (), riders, cover=False)
+        best, steps = stay, cast(tuple[Step, ...], ())
+        for hex, (_, way) in reach.items():
+            if hex == start:
+                continue
+            value = self.score(hex, tuple(h for h, _ in way), riders, cover=False)
+            if value > best:
+                best, steps = value, way
+        return stay, best, steps
 
-def move_gain(state: VvState, side: str, hex: Hex) -> Fraction:
+
+Step = tuple[Hex, Direction | None]  # a vehicle's step: the hex entered, its facing after it
+
+
+def urgency(state: VvState, policy: AiPolicy) -> float:
+    """How much objectives count this turn: ``1 + u / (k + 1)``, ``k`` the Game Turns after this
+    one (module docstring); 1 in an open-ended scenario or with ``u = 0``."""
+    turns = state.sheet.turns
+    if turns is None or policy.move_urgency <= 0:
+        return 1.0
+    return 1.0 + float(policy.move_urgency) / (max(0, turns - state.turn) + 1)
+
+
+def _drive(
+    board: Board, start: Hex, facing: Direction | None, *, left: int, moved: bool, avoid: set[Hex]
+) -> dict[Hex, tuple[int, tuple[Step, ...]]]:
+    """Every hex a vehicle can reach this phase, as :func:`~.movement.move` charges it: forward
+    into the faced hex, or in reverse at double cost, then turning up to three hexsides, the
+    first free (r. 7.2-7.3); the first hex always allowed (r. 6.1). The cheapest way to each."""
+    game_map = board.game_map
+    seen: dict[tuple[Hex, Direction | None], int] = {(start, facing): 0}
+    found: dict[Hex, tuple[int, tuple[Step, ...]]] = {start: (0, ())}
+    queue: list[tuple[int, int, Hex, Direction | None, tuple[Step, ...]]] = [
+        (0, 0, start, facing, ())
+    ]
+    order = 0
+    while queue:
+        spent, _, hex, face, way = heapq.heappop(queue)
+        if spent > seen.get((hex, face), spent):
+            continue
+        moves: list[tuple[Direction, int, Direction | None]]
+        if face is None:
+            moves = [(d, 1, None) for d in Direction]
+        else:
+            moves = [(face, 1, face), (face.opposite, 2, face)]
+        for direction, factor, old in moves:
+            to = hex.neighbour(direction)
+            if to not in game_map or to in avoid:
+                continue
+            base = _cost(game_map, hex, to, False)
+            if base is None:
+                continue
+            turns: list[Direction | None] = [None] if old is None else list(Direction)
+            for new in turns:
+                cost = base * factor
+                if new is not None and old is not None:
+                    cost += max(0, min((new - old) % 6, (old - new) % 6) - 1)
+                total = spent + cost
+                first_free = not moved and not way
+                if total > left and not first_free:
+                    continue
+                if seen.get((to, new), total + 1) <= total:
+                    continue
+                seen[(to, new)] = total
+                step = (*way, (to, new))
+                if to not in found or found[to][0] > total:
+                    found[to] = (total, step)
+                order += 1
+                if total < left:
+                    heapq.heappush(queue, (total, order, to, new, step))
+    return found
+
+
+def _vehicles(board: Board, side: str, policy: AiPolicy) -> list[str]:
+    """The side's unarmored vehicles that may still move this phase."""
+    if not policy.vehicles_move:
+        return []
+    found = []
+    for unit_id in board.side_units(side):
+        unit, status = board.unit(unit_id), board.status[unit_id]
+        if unit.kind is not Kind.VEHICLE or status.aboard is not None:
+            continue
+        if status.pinned or status.fired or board.hex_of(unit_id) is None:
+            continue
+        if status.moved and allowance(board, unit_id) - status.mp_used <= 0:
+            continue
+        found.append(unit_id)
+    return found
+
+
+def _gain(stay: float, best: float) -> Fraction:
+    gain = best - stay - float(WEIGHTS.margin)
+    return Fraction(gain).limit_denominator(1000) if gain > 0 else Fraction(0)
+
+
+def move_gain(state: VvState, side: str, hex: Hex, policy: AiPolicy | None = None) -> Fraction:
     """How much more the best destination of the stack in ``hex`` scores than staying, less the
     margin (0 when it stays, or when no free objective is left to take): the AI's Fire Phase
     lets a stack move instead of firing when this is more than its attack is worth."""
-    context = _Context(state, side)
+    policy = policy or AiPolicy()
+    context = _Context(state, side, policy)
     if not context.wanted:
         return Fraction(0)  # nothing to take: fire first, the rest moves
     for start, units, left, moved in _stacks(state.board, side):
         if start == hex:
             stay, best, _ = context.best(start, units, left, moved)
-            gain = best - stay - float(WEIGHTS.margin)
-            return Fraction(gain).limit_denominator(1000) if gain > 0 else Fraction(0)
+            return _gain(stay, best)
     return Fraction(0)
 
 
+def drive_gain(state: VvState, side: str, vehicle: str, policy: AiPolicy) -> Fraction:
+    """How much more the best destination of ``vehicle`` scores than staying, less the margin
+    (0 when it would stay, or may not move): its attack in the Fire Phase must beat this."""
+    if not policy.vehicles_hold_fire or vehicle not in _vehicles(state.board, side, policy):
+        return Fraction(0)
+    stay, best, _ = _Context(state, side, policy).best_drive(vehicle)
+    return _gain(stay, best)
+
+
 def next_step(state: VvState, side: str, policy: AiPolicy) -> str | None:
-    """The AI's next ``move`` command in its Movement Phase, or None when every stack stays."""
-    context = _Context(state, side)
+    """The AI's next ``move`` command in its Movement Phase, or None when every unit stays."""
+    context = _Context(state, side, policy)
     for start, units, left, moved in _stacks(state.board, side):
         if left <= 0 and moved:
             continue
@@ -326,4 +458,12 @@ def next_step(state: VvState, side: str, policy: AiPolicy) -> str | None:
         if path and best > stay + float(WEIGHTS.margin):
             label = state.board.label(path[0]) or ""
             return shlex.join(["move", ",".join(units), "--to", label])
+    for vehicle in _vehicles(state.board, side, policy):
+        stay, best, steps = context.best_drive(vehicle)
+        if steps and best > stay + float(WEIGHTS.margin):
+            to, facing = steps[0]
+            words = ["move", vehicle, "--to", state.board.label(to) or ""]
+            if facing is not None and facing != state.board.status[vehicle].facing:
+                words += ["--facing", facing.name]
+            return shlex.join(words)
     return None

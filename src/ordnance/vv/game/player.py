@@ -11,9 +11,10 @@ parsing and checks as a person's (VV.AP-phases):
 - its Fire or Defensive Fire Phase: the first attack of :func:`~ordnance.vv.ai.plan_fire`,
   grenades and satchels included (the plan is made again after each attack), then
   ``phase next``; in its own Fire Phase an infantry stack whose move would gain more than its
-  attack is worth (:func:`~ordnance.vv.game.ai_moves.move_gain`) holds its fire to move;
+  attack is worth (:func:`~ordnance.vv.game.ai_moves.move_gain`) holds its fire to move, and
+  so does an unarmored vehicle (:func:`~ordnance.vv.game.ai_moves.drive_gain`);
 - its Movement Phase: the next step of :func:`~ordnance.vv.game.ai_moves.next_step` (setting
-  ``ai_moves``), then ``phase next``;
+  ``ai_moves``; its unarmored vehicles with ``ai_vehicles_move``), then ``phase next``;
 - its After-Action Phase: a rally roll for each pinned unit, with the best unpinned leader in
   the hex, then ``phase next``;
 - any other phase of its own: ``phase next``.
@@ -26,9 +27,10 @@ import shlex
 from ordnance.core.errors import IllegalAction
 from ordnance.vv.ai import AiPolicy, PlannedAttack, opfire_choice, plan_fire
 from ordnance.vv.evaluate import least_loss_allocation
-from ordnance.vv.game.ai_moves import move_gain, next_step
+from ordnance.vv.game.ai_moves import drive_gain, move_gain, next_step
 from ordnance.vv.game.rally import leaders_for
 from ordnance.vv.game.state import Phase, VvState
+from ordnance.vv.units import Kind
 
 
 def ai_command(state: VvState, side: str, policy: AiPolicy | None = None) -> str | None:
@@ -72,7 +74,15 @@ def ai_command(state: VvState, side: str, policy: AiPolicy | None = None) -> str
                 moving
                 and infantry
                 and where is not None
-                and move_gain(state, side, where) > attack.expected
+                and move_gain(state, side, where, policy) > attack.expected
+            ):
+                continue
+            # So does an unarmored vehicle whose move is worth more (ai_vehicles_hold_fire).
+            vehicle = next((u for u in attack.units if board.unit(u).kind is Kind.VEHICLE), None)
+            if (
+                moving
+                and vehicle is not None
+                and drive_gain(state, side, vehicle, policy) > attack.expected
             ):
                 continue
             return fire_text("fire", attack, state)
