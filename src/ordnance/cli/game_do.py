@@ -12,7 +12,7 @@ once GAME is looked up: the help needs a game that exists (in the database, or a
 ``--help`` before GAME is ``game do``'s own help.
 
 >>> scan(["g1", "--side", "german", "--json", "fire", "pak", "--help"], {"--side"})
-Scan(game='g1', verb=4, help=6, values={'--side': 'german'})
+Scan(game='g1', verb=4, help=6, values={'--side': 'german'}, incomplete=False)
 """
 
 from __future__ import annotations
