@@ -75,3 +75,16 @@ def test_waiting_decisions_are_said_in_words():
     text = " ".join(text_of(vv).split())
     assert "Waiting: 3 CP in E5 from the attack of american, for german to assign" in text
     assert "german may: assign-cp --auto" in text
+
+
+@pytest.mark.clause("VV.AP-phases")
+def test_vv_status_names_the_objectives_and_the_final_points():
+    start = " ".join(text_of(status_of(Played("vv-hedgerow-ambush", 0))).split())
+    assert "Victory: objectives H2 4 VP (nobody), I2 4 VP (nobody), I3 4 VP (nobody)" in start
+    assert "a tie goes to german" in start
+    over = status_of(Played("vv-hedgerow-ambush", 0))
+    over["state"]["control"] = {"H2": "american"}
+    over["state"]["result"] = {"points": {"american": 4, "german": 7}, "winner": "german"}
+    end = " ".join(text_of(over).split())
+    assert "H2 4 VP (american)" in end
+    assert "Final points: american 4, german 7; german wins." in end
