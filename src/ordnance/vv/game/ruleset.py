@@ -105,13 +105,16 @@ class VvRuleset:
         return describe(event.kind, event.data)
 
     def live_map(self, state: VvState) -> tuple[GameMap, TerrainChart]:
-        """The map with the smoke now in play and the scenario's fortifications (drawn as
-        markers that do nothing to a LOS), for ``ordnance game render``."""
+        """The map with the smoke now in play, the scenario's fortifications and its victory
+        objectives (drawn as markers that do nothing to a LOS), for ``ordnance game render``."""
         board = state.board
         game_map = board.smoked_map()
         markers = dict(game_map.markers)
         for hex, kind in sorted(board.fortifications.items()):
             markers[hex] = (kind, *markers.get(hex, ()))
+        for label in state.sheet.victory.get("objectives", {}):
+            hex = board.parse(label)
+            markers[hex] = ("objective", *markers.get(hex, ()))
         return replace(game_map, markers=markers), vv_chart()
 
     def counters(self, state: VvState) -> tuple[CounterView, ...]:
