@@ -40,7 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_odds.py
 	$(BIN)/python benchmarks/bench_ledger.py
 	$(BIN)/python benchmarks/bench_los.py
-	$(BIN)/python benchmarks/bench_vv_ai.py --ablation-games 50
+	$(BIN)/python benchmarks/bench_vv_ai.py
 	$(BIN)/python benchmarks/bench_vsav.py
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_web.py
