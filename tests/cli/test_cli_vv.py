@@ -196,8 +196,11 @@ def test_the_ai_answers_for_its_side_only(cli, db, game):
 @pytest.mark.clause("VV.AP-phases", "SYS.record", "SYS.dice")
 def test_a_whole_game_with_the_ai_verifies(cli, db, game, tmp_path):
     """The Americans only end phases and take the engine's CP choice; the AI plays the
-    Germans; the exported log then verifies, every roll recomputed from the revealed seed."""
-    for _ in range(80):
+    Germans; the exported log then verifies, every roll recomputed from the revealed seed.
+
+    Five Game Turns of phases, passes and CP choices, as many as the fair dice make: the bound
+    only stops a game that never ends."""
+    for _ in range(600):
         status = cli("game", "status", game["game"], "--db", db, "--json").json
         if status["over"]:
             break
