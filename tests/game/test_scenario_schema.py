@@ -171,6 +171,7 @@ def test_a_fault_is_one_line_naming_file_line_key_and_fault(cli, tmp_path, fault
     assert len(lines) == 1 and "Traceback" not in result.err, result.err
     assert lines[0].startswith(f"ordnance: bad scenario '{path}', line {line}: {key}: "), lines[0]
     assert words in lines[0]
+    assert not (tmp_path / "games.sqlite").exists()  # refused before any database was opened
     assert cli("game", "list", "--db", db, "--json").json == {"games": []}
 
 

@@ -163,8 +163,12 @@ def new_command(
             raise BadInput("option", "--server", "play by e-mail and --server do not mix")
         made = remote.new_game(server, scenario)
     else:
+        from ordnance.game.scenario import load_scenario_file  # noqa: PLC0415
+
+        # Checked before the database is opened: a refused scenario leaves no empty file.
+        checked = load_scenario_file(scenario)
         with _service(db) as service:
-            made = service.new_game(scenario, by_email=by_email)
+            made = service.create(checked, by_email=by_email)
     for text in made.invitations.values():
         assert invite is not None
         write_private(invite, text)
