@@ -69,6 +69,11 @@ def test_play_preview_confirm_stale_and_undo_on_the_page(client):
     game, links, spectator = create_game(client, "vv-hedgerow-ambush", ai="german")
     assert set(links) == {"american"}  # the AI's side gets no link
     page = client.get(links["american"])
+    # The side record states the scenario's victory conditions and who holds each objective.
+    assert (
+        '<p class="victory">Victory: objectives H2 4 VP (nobody), I2 4 VP (nobody),'
+        " I3 4 VP (nobody); casualties count; a tie goes to german.</p>"
+    ) in page.text
     csrf = csrf_of(page.text)
     base = f"/games/{game}/american"
     v = version_of(page.text)

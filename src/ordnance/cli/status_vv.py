@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ordnance.cli.status_text import Renderables, add_row, line, table, words
+from ordnance.vv.game.victory import victory_words
 
 
 def sections(state: Mapping[str, Any]) -> Renderables:
@@ -44,7 +45,7 @@ def sections(state: Mapping[str, Any]) -> Renderables:
         out.append(line(f"Fortifications: {', '.join(forts)}."))
     victory = state.get("victory")
     if victory:
-        out.append(line(_victory_line(victory, state.get("control", {}), state.get("result"))))
+        out.append(line(victory_words(victory, state.get("control", {}), state.get("result"))))
     pending = state.get("pending")
     if pending is not None:
         out.append(
@@ -64,32 +65,6 @@ def sections(state: Mapping[str, Any]) -> Renderables:
     if state.get("ai_sides"):
         out.append(line(f"Played by the AI: {words(state['ai_sides'])} (game ai)."))
     return out
-
-
-def _victory_line(victory: Mapping[str, Any], control: Mapping[str, str], result: object) -> str:
-    """What wins the scenario and who holds each objective now (the victory conditions).
-
-    >>> rules = {"objectives": {"H2": 4, "I3": 2}, "casualties": True, "tie": "german"}
-    >>> _victory_line(rules, {"H2": "american"}, None)[:58]
-    'Victory: objectives H2 4 VP (american), I3 2 VP (nobody); '
-    >>> _victory_line(rules, {}, {"points": {"american": 4, "german": 6}, "winner": "german"})[-48:]
-    'Final points: american 4, german 6; german wins.'
-    """
-    held = [
-        f"{hex} {points} VP ({control.get(hex, 'nobody')})"
-        for hex, points in victory.get("objectives", {}).items()
-    ]
-    parts = [f"objectives {', '.join(held)}"] if held else []
-    if victory.get("casualties"):
-        parts.append("casualties count")
-    if victory.get("tie"):
-        parts.append(f"a tie goes to {victory['tie']}")
-    text = f"Victory: {'; '.join(parts) or 'no conditions given'}."
-    if not isinstance(result, Mapping):
-        return text
-    points = ", ".join(f"{side} {value}" for side, value in result.get("points", {}).items())
-    winner = result.get("winner")
-    return f"{text} Final points: {points}; {f'{winner} wins' if winner else 'a draw'}."
 
 
 def _counter(unit: Mapping[str, Any]) -> str:

@@ -375,6 +375,7 @@ def _page(
         stage=views.stage(state),
         map_svg=svg,
         units=rows,
+        victory=views.victory_of(state),
         unit=unit,
         actions=views.actions_for(actions, unit),
         all_actions=actions,

@@ -135,3 +135,30 @@ def result(
         "winner": winner,
         "clause": VICTORY,
     }
+
+
+def victory_words(victory: Mapping[str, Any], control: Mapping[str, str], result: object) -> str:
+    """The victory conditions in words: what wins, who holds each objective now, and the
+    final points once the game is over (``game status`` and the web table show it).
+
+    >>> rules = {"objectives": {"H2": 4, "I3": 2}, "casualties": True, "tie": "german"}
+    >>> victory_words(rules, {"H2": "american"}, None)[:58]
+    'Victory: objectives H2 4 VP (american), I3 2 VP (nobody); '
+    >>> victory_words(rules, {}, {"points": {"american": 4, "german": 6}, "winner": "german"})[-48:]
+    'Final points: american 4, german 6; german wins.'
+    """
+    held = [
+        f"{hex} {points} VP ({control.get(hex, 'nobody')})"
+        for hex, points in victory.get("objectives", {}).items()
+    ]
+    parts = [f"objectives {', '.join(held)}"] if held else []
+    if victory.get("casualties"):
+        parts.append("casualties count")
+    if victory.get("tie"):
+        parts.append(f"a tie goes to {victory['tie']}")
+    text = f"Victory: {'; '.join(parts) or 'no conditions given'}."
+    if not isinstance(result, Mapping):
+        return text
+    points = ", ".join(f"{side} {value}" for side, value in result.get("points", {}).items())
+    winner = result.get("winner")
+    return f"{text} Final points: {points}; {f'{winner} wins' if winner else 'a draw'}."
