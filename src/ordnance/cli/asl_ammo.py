@@ -23,11 +23,13 @@ from ordnance.core.errors import BadInput
 if TYPE_CHECKING:
     from rich.table import Table
 
-Date = Annotated[str, typer.Option("--date", help="Scenario date as YYYY-MM.")]
+Date = Annotated[str, typer.Option("--date", metavar="YYYY-MM", help="Scenario date as YYYY-MM.")]
 Elite = Annotated[bool, typer.Option("--elite", help="Elite unit: +1 to Depletion Numbers (C8.2).")]
 TheaterOption = Annotated[
     str | None,
-    typer.Option("--theater", help="ETO, MTO, DTO, PTO, Burma or Korea (E/P/B flags)."),
+    typer.Option(
+        "--theater", metavar="THEATER", help="ETO, MTO, DTO, PTO, Burma or Korea (E/P/B flags)."
+    ),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
@@ -58,7 +60,9 @@ def ammo_command(
     theater: TheaterOption = None,
     nationality: Annotated[
         str | None,
-        typer.Option("--nationality", help="The owning side (R/S/CS flags, US Note C)."),
+        typer.Option(
+            "--nationality", metavar="NATION", help="The owning side (R/S/CS flags, US Note C)."
+        ),
     ] = None,
     vehicle: Annotated[
         str | None,
@@ -112,7 +116,10 @@ def roster_command(
     *,
     vasl_templates: VaslTemplates,
     nationality: Annotated[
-        str, typer.Option("--nationality", help="The side, e.g. german, canadian, polish, us.")
+        str,
+        typer.Option(
+            "--nationality", metavar="NATION", help="The side, e.g. german, canadian, polish, us."
+        ),
     ],
     date: Date,
     elite: Elite = False,

@@ -20,9 +20,12 @@ from ordnance.core.limits import MAX_CALIBRE, MAX_FP
 from ordnance.core.rulings import Ruling
 
 Nationality = Annotated[
-    str, typer.Option("--nationality", help="The side using the Gun, e.g. german, canadian.")
+    str,
+    typer.Option(
+        "--nationality", metavar="NATION", help="The side using the Gun, e.g. german, canadian."
+    ),
 ]
-Date = Annotated[str, typer.Option("--date", help="Scenario date as YYYY-MM.")]
+Date = Annotated[str, typer.Option("--date", metavar="YYYY-MM", help="Scenario date as YYYY-MM.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
@@ -35,22 +38,30 @@ def chart_command(
     ctx: typer.Context,
     *,
     nationality: Nationality,
-    gun: Annotated[str, typer.Option("--gun", help="Gun size: calibre and L/LL, e.g. 75L.")],
+    gun: Annotated[
+        str, typer.Option("--gun", metavar="SIZE", help="Gun size: calibre and L/LL, e.g. 75L.")
+    ],
     date: Date,
     elite: Annotated[bool, typer.Option("--elite", help="Elite unit: +1 (C8.2).")] = False,
     origin: Annotated[
         str | None,
-        typer.Option("--origin", help="Use this nationality's chart row (captured/lent Gun)."),
+        typer.Option(
+            "--origin",
+            metavar="NATION",
+            help="Use this nationality's chart row (captured/lent Gun).",
+        ),
     ] = None,
     counter: Annotated[
         int | None,
-        typer.Option("--counter", help="Depletion Number printed on the counter (overrides)."),
+        typer.Option(
+            "--counter", metavar="N", help="Depletion Number printed on the counter (overrides)."
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:
     """APCR/APDS Depletion Number from the Ammunition Supply Chart (C8.2).
 
-    A size no row of the chart lists is bad input (exit 2) unless ``--counter`` gives the
+    A size no row of the chart lists is bad input (exit 2) unless --counter gives the
     counter's own number; a listed size without a row for this side answers "not available".
     """
     size = parse_gun_size(gun)
@@ -85,11 +96,13 @@ def heat_command(
     scw: Annotated[bool, typer.Option("--scw", help="Fired by an SCW (C8.3).")] = False,
     target: Annotated[
         str | None,
-        typer.Option("--target", help="vehicle, gun, infantry or cavalry (C8.31)."),
+        typer.Option("--target", metavar="KIND", help="vehicle, gun, infantry or cavalry (C8.31)."),
     ] = None,
     tem: Annotated[
         str | None,
-        typer.Option("--tem", help="TEM the target receives: wall, building, open, woods..."),
+        typer.Option(
+            "--tem", metavar="TEM", help="TEM the target receives: wall, building, open, woods..."
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:
@@ -134,13 +147,21 @@ def he_equivalency_command(
     caliber: Annotated[
         int | None,
         typer.Option(
-            "--caliber", min=1, max=MAX_CALIBRE, help="Calibre in mm (AP and ATR need it)."
+            "--caliber",
+            metavar="MM",
+            min=1,
+            max=MAX_CALIBRE,
+            help="Calibre in mm (AP and ATR need it).",
         ),
     ] = None,
     he_fp: Annotated[
         int | None,
         typer.Option(
-            "--he-fp", min=1, max=MAX_FP, help="The Gun's normal HE FP (ordnance HEAT needs it)."
+            "--he-fp",
+            metavar="FP",
+            min=1,
+            max=MAX_FP,
+            help="The Gun's normal HE FP (ordnance HEAT needs it).",
         ),
     ] = None,
     as_json: AsJson = False,

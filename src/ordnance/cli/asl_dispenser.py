@@ -47,7 +47,10 @@ Notation = Annotated[
         help="The counter's capabilities, e.g. 'sD7' or 'A5(4)/6(5) sN7(4)/8(5)'.",
     ),
 ]
-Date = Annotated[str, typer.Option("--date", help="Scenario date as YYYY-MM (dated sN, D13.34).")]
+Date = Annotated[
+    str,
+    typer.Option("--date", metavar="YYYY-MM", help="Scenario date as YYYY-MM (dated sN, D13.34)."),
+]
 TypeOption = Annotated[
     str | None,
     typer.Option("--type", metavar="sD|sM|sP|sN", help="Which dispenser, when there are several."),
@@ -178,7 +181,9 @@ def dispenser_command(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, max=MAX_SEED, help="Seed for a reproducible roll."),
+        typer.Option(
+            "--seed", metavar="N", min=0, max=MAX_SEED, help="Seed for a reproducible roll."
+        ),
     ] = None,
     kind: TypeOption = None,
     bu: Bu = False,
@@ -253,7 +258,9 @@ def grenades_command(
     dr: Annotated[int | None, typer.Option("--dr", metavar="N", help="Physical die (1-6).")] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, max=MAX_SEED, help="Seed for a reproducible roll."),
+        typer.Option(
+            "--seed", metavar="N", min=0, max=MAX_SEED, help="Seed for a reproducible roll."
+        ),
     ] = None,
     defensive: Defensive = False,
     as_json: AsJson = False,

@@ -28,7 +28,11 @@ Dice = Annotated[
 Seed = Annotated[
     int | None,
     typer.Option(
-        "--seed", min=0, max=MAX_SEED, help="Seed for a reproducible roll (default: fresh)."
+        "--seed",
+        metavar="N",
+        min=0,
+        max=MAX_SEED,
+        help="Seed for a reproducible roll (default: fresh).",
     ),
 ]
 Breakdown = Annotated[
@@ -114,7 +118,11 @@ def deplete_command(
     ] = False,
     ammo: Annotated[
         str | None,
-        typer.Option("--ammo", help="The declared ammunition (APCR, A, WP...), for the record."),
+        typer.Option(
+            "--ammo",
+            metavar="AMMO",
+            help="The declared ammunition (APCR, A, WP...), for the record.",
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:

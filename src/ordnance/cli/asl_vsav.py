@@ -88,7 +88,9 @@ def vsav_command(
     vasl_templates: VaslTemplates,
     date: Annotated[
         str | None,
-        typer.Option("--date", help="Scenario date as YYYY-MM: read capabilities on it."),
+        typer.Option(
+            "--date", metavar="YYYY-MM", help="Scenario date as YYYY-MM: read capabilities on it."
+        ),
     ] = None,
     edge_buffer: EdgeBuffer = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,

@@ -142,7 +142,8 @@ def new_command(
         typer.Option("--vasl-templates", metavar="DIR", help="With --from-vsav: counter data."),
     ] = None,
     date: Annotated[
-        str | None, typer.Option("--date", help="With --from-vsav: scenario date, YYYY-MM.")
+        str | None,
+        typer.Option("--date", metavar="YYYY-MM", help="With --from-vsav: scenario date, YYYY-MM."),
     ] = None,
     map_file: Annotated[
         str | None,
@@ -581,7 +582,9 @@ def render_command(
     png: Annotated[bool, typer.Option("--png", help="Also write a PNG beside the SVG.")] = False,
     size: Annotated[
         float | None,
-        typer.Option("--size", min=8.0, max=200.0, help="Hex size in pixels (default 48)."),
+        typer.Option(
+            "--size", metavar="PX", min=8.0, max=200.0, help="Hex size in pixels (default 48)."
+        ),
     ] = None,
     db: Db = None,
     as_json: AsJson = False,

@@ -115,7 +115,9 @@ def shell_command(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, max=MAX_SEED, help="Seed for a reproducible roll."),
+        typer.Option(
+            "--seed", metavar="N", min=0, max=MAX_SEED, help="Seed for a reproducible roll."
+        ),
     ] = None,
     opportunity: Opportunity = False,
     drm: Drm = None,

@@ -105,7 +105,9 @@ def range_command(
     second: Annotated[str, typer.Argument(metavar="TO", help="A hex label, or q,r,s.")],
     map_name: Annotated[
         str | None,
-        typer.Option("--map", help="Read the labels on this map (needed across boards)."),
+        typer.Option(
+            "--map", metavar="MAPFILE", help="Read the labels on this map (needed across boards)."
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:
@@ -161,13 +163,20 @@ def arc_command(
     hex_label: Annotated[str, typer.Argument(metavar="HEX", help="The unit's hex.")],
     *,
     facing: Annotated[
-        str | None, typer.Option("--facing", help=f"Where the arc opens: {FacingHelp}")
+        str | None,
+        typer.Option("--facing", metavar="DIR", help=f"Where the arc opens: {FacingHelp}"),
     ] = None,
-    kind: Annotated[str, typer.Option("--kind", help="CA, TCA (ASL), FFA (V&V), or ANY.")] = "CA",
+    kind: Annotated[
+        str, typer.Option("--kind", metavar="ARC", help="CA, TCA (ASL), FFA (V&V), or ANY.")
+    ] = "CA",
     max_range: Annotated[
         int | None,
         typer.Option(
-            "--range", min=1, max=MAX_RANGE, help="Farthest range (default: the map edge)."
+            "--range",
+            metavar="HEXES",
+            min=1,
+            max=MAX_RANGE,
+            help="Farthest range (default: the map edge).",
         ),
     ] = None,
     open_boundary: Annotated[
@@ -227,7 +236,8 @@ def canister_command(
     map_name: MapName,
     hex_label: Annotated[str, typer.Argument(metavar="HEX", help="The firing Gun's hex.")],
     facing: Annotated[
-        str, typer.Option("--facing", help="The CA's corner: NNE, E, SSE, SSW, W, NNW.")
+        str,
+        typer.Option("--facing", metavar="DIR", help="The CA's corner: NNE, E, SSE, SSW, W, NNW."),
     ],
     as_json: AsJson = False,
 ) -> None:
@@ -274,7 +284,10 @@ def render_command(
     map_name: MapName,
     *,
     out: Annotated[
-        Path, typer.Option("--out", help="The SVG (or .png) file to write.", callback=output_file)
+        Path,
+        typer.Option(
+            "--out", metavar="FILE", help="The SVG (or .png) file to write.", callback=output_file
+        ),
     ],
     los: Annotated[
         tuple[str, str] | None,
@@ -286,12 +299,20 @@ def render_command(
     ] = None,
     arc_range: Annotated[
         int | None,
-        typer.Option("--arc-range", min=1, max=MAX_RANGE, help="How far to shade the arc."),
+        typer.Option(
+            "--arc-range", metavar="HEXES", min=1, max=MAX_RANGE, help="How far to shade the arc."
+        ),
     ] = None,
     png: Annotated[bool, typer.Option("--png", help="Also write a PNG beside the SVG.")] = False,
     size: Annotated[
         float | None,
-        typer.Option("--size", min=8.0, max=200.0, help="Hex size in pixels (26; 48 with units)."),
+        typer.Option(
+            "--size",
+            metavar="PX",
+            min=8.0,
+            max=200.0,
+            help="Hex size in pixels (26; 48 with units).",
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:

@@ -41,11 +41,14 @@ def serve_command(
             help="Address to listen on: 127.0.0.1 (this machine only) or 0.0.0.0 (the LAN).",
         ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", metavar="PORT", min=1, max=65535, help="TCP port.")
+    ] = 8000,
     workers: Annotated[
         int,
         typer.Option(
             "--workers",
+            metavar="N",
             min=1,
             max=64,
             help="Server processes on this port (PostgreSQL only; they share the database).",
