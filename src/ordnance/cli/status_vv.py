@@ -43,9 +43,9 @@ def sections(state: Mapping[str, Any]) -> Renderables:
     forts = [f"{hex} {kind}" for hex, kind in state.get("fortifications", {}).items()]
     if forts:
         out.append(line(f"Fortifications: {', '.join(forts)}."))
-    victory = state.get("victory")
-    if victory:
-        out.append(line(victory_words(victory, state.get("control", {}), state.get("result"))))
+    victory = victory_of(state)
+    if victory is not None:
+        out.append(line(victory))
     pending = state.get("pending")
     if pending is not None:
         out.append(
@@ -106,3 +106,21 @@ def _markers(unit: Mapping[str, Any]) -> str:
     ]
     shown = [word for key, word in flags if unit.get(key)]
     return ", ".join(shown) or "-"
+
+
+def victory_of(state: Mapping[str, Any]) -> str | None:
+    """The scenario's victory conditions in words, where the ruleset's view states them (V&V),
+    with who holds each objective now; None for a game without them (the web table says it too).
+
+    >>> victory_of({"victory": {"objectives": {"H2": 4}}, "control": {"H2": "german"}})
+    'Victory: objectives H2 4 VP (german).'
+    >>> victory_of({"turn": 1}) is None
+    True
+    """
+    victory = state.get("victory")
+    if not isinstance(victory, Mapping) or not victory:
+        return None
+    control = state.get("control")
+    return victory_words(
+        victory, control if isinstance(control, Mapping) else {}, state.get("result")
+    )

@@ -25,6 +25,7 @@ from starlette.responses import (
     StreamingResponse,
 )
 
+from ordnance.cli.status_vv import victory_of  # the same words as game status
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
@@ -375,7 +376,7 @@ def _page(
         stage=views.stage(state),
         map_svg=svg,
         units=rows,
-        victory=views.victory_of(state),
+        victory=victory_of(state),
         unit=unit,
         actions=views.actions_for(actions, unit),
         all_actions=actions,

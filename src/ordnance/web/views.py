@@ -101,26 +101,6 @@ def recent_rulings(log: Sequence[Entry], count: int = 3) -> list[dict[str, Any]]
     return found
 
 
-def victory_of(state: Mapping[str, Any]) -> str | None:
-    """The scenario's victory conditions in words, where the ruleset's view states them
-    (V&V), with who holds each objective now; None for a game without them.
-
-    >>> victory_of({"victory": {"objectives": {"H2": 4}}, "control": {"H2": "german"}})
-    'Victory: objectives H2 4 VP (german).'
-    >>> victory_of({"turn": 1}) is None
-    True
-    """
-    victory = state.get("victory")
-    if not isinstance(victory, Mapping) or not victory:
-        return None
-    from ordnance.vv.game.victory import victory_words  # noqa: PLC0415
-
-    control = state.get("control")
-    return victory_words(
-        victory, control if isinstance(control, Mapping) else {}, state.get("result")
-    )
-
-
 def units_of(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The units of the ruleset's view as rows: id, side, hex, then the scalar fields."""
     units = state.get("units")
