@@ -291,7 +291,7 @@ def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
     side = _command_side(body["command"])
     if str(entry.side) != side:
         raise LogMismatch(entry.seq, f"written as {entry.side}, but it is {side}'s command")
-    if game.by_email:
+    if game.side_keys or game.invited:  # by e-mail
         game = _close_proposal(game, entry, rolled=bool(body["rolls"]))
     state = game.state
     if folded is not None:
@@ -300,17 +300,47 @@ def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
         apply, parse = game.rules.apply, Event.from_json
         for raw in body["events"]:
             state = apply(state, parse(raw))
-    rolls = [RollRecord.from_json(r) for r in body["rolls"]]
-    if not rolls:
+    rolled = _count_rolls(body["rolls"])
+    if not rolled:
         undo = Undoable(entry.seq, side, game.state)
-        return replace(game, state=state, undoable=(*game.undoable, undo))
+        return _made(game, state=state, undoable=(*game.undoable, undo))
     dice = replace(
         game.dice,
-        next_roll=game.dice.next_roll + len(rolls),
+        next_roll=game.dice.next_roll + rolled,
         rolled=game.dice.rolled or game.dice.mode == "fair",
     )
     # A revealed roll is a wall: nothing before it may be undone.
-    return replace(game, state=state, dice=dice, undoable=())
+    return _made(game, state=state, dice=dice, undoable=())
+
+
+def _made(game: Game, **changes: Any) -> Game:
+    """``replace(game, **changes)`` for the fold's own field names (no check, no __init__)."""
+    made: Game = object.__new__(Game)
+    values = made.__dict__
+    values.update(game.__dict__)
+    values.update(changes)
+    return made
+
+
+def _count_rolls(rolls: Any) -> int:
+    """How many rolls a command entry stored; each must read as a :class:`RollRecord`."""
+    if type(rolls) is not list:
+        return len([RollRecord.from_json(r) for r in rolls])  # names what is wrong with it
+    for raw in rolls:
+        # The common case, as json.loads gives it, checked by exact type; anything else is read
+        # by RollRecord.from_json, which accepts it or names what is wrong with it.
+        if not (
+            type(raw) is dict
+            and type(raw.get("index")) is int
+            and type(raw.get("purpose")) is str
+            and raw.get("kind") in ("DR", "dr")
+            and raw.get("source") in ("fair", "physical")
+            and type(raw.get("faces")) is list
+            and all(type(face) is int for face in raw["faces"])
+            and (raw.get("epoch") is None or type(raw.get("epoch")) is int)
+        ):
+            RollRecord.from_json(raw)
+    return len(rolls)
 
 
 def _close_proposal(game: Game, entry: Entry, *, rolled: bool) -> Game:

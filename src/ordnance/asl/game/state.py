@@ -213,26 +213,43 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
 
 def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
     player = str(data["player"])
-    phase = Phase.parse(str(data["phase"]))
+    text = str(data["phase"])
+    phase = _PHASE_BY_TEXT.get(text) or Phase.parse(text)
     new_turn = player != state.player or data["turn"] != state.turn
-    # Most phase changes leave most units as they are: only the changed ones are replaced.
-    changed = {
-        unit: after
-        for unit, status in state.status.items()
-        if (after := _phase_status(status, new_turn=new_turn)) is not status
-    }
-    statuses = {**state.status, **changed} if changed else state.status
-    return replace(
-        state,
+    # Most phase changes leave most units as they are: only the changed ones are replaced, and
+    # a unit with nothing to clear is not even looked at twice.
+    changed: dict[str, UnitStatus] | None = None
+    for unit, status in state.status.items():
+        afv = status.afv
+        if afv is None:
+            if not (new_turn and (status.moved or status.manned or status.prep_fired)):
+                continue
+        elif not new_turn and afv.later_fire is None:
+            continue
+        after = _phase_status(status, new_turn=new_turn)
+        if after is not status:
+            if changed is None:
+                changed = {}
+            changed[unit] = after
+    made: AslState = object.__new__(AslState)
+    values = made.__dict__
+    values.update(state.__dict__)
+    values.update(
         turn=int(data["turn"]),
         player=player,
         phase=phase,
-        status=statuses,
+        status={**state.status, **changed} if changed else state.status,
         shots=(),
-        non_smoke=frozenset(),
-        smoke=_smoke_after(state, player, phase),
+        non_smoke=_NO_SIDES,
+        smoke=_smoke_after(state, player, phase) if state.smoke else (),
         expenditure=None,
     )
+    return made
+
+
+# The phases by their text as events store it (any other spelling goes through Phase.parse).
+_PHASE_BY_TEXT: dict[str, Phase] = {str(p): p for p in Phase}
+_NO_SIDES: frozenset[str] = frozenset()
 
 
 def _smoke_after(state: AslState, player: str, phase: Phase) -> tuple[SmokeMarker, ...]:
@@ -251,7 +268,7 @@ def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
         elif afv.later_fire is not None:
             afv = replace(afv, later_fire=None)
     # Most units have nothing to clear: the same (immutable) status serves.
-    same = afv is status.afv or afv == status.afv
+    same = afv is status.afv
     if same and not (new_turn and (status.moved or status.manned or status.prep_fired)):
         return status
     if new_turn:
