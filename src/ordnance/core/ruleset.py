@@ -84,7 +84,7 @@ class Event:
             kind, payload = data.get("kind"), data.get("data")
             if type(kind) is str and type(payload) is dict:
                 made = object.__new__(cls)
-                made.__dict__.update(kind=kind, data=dict(payload))
+                object.__setattr__(made, "__dict__", {"kind": kind, "data": dict(payload)})
                 return made
         body = _object(data, "event")
         if not isinstance(body.get("kind"), str) or not isinstance(body.get("data"), Mapping):

@@ -271,10 +271,10 @@ def apply_entry(game: Game, entry: Entry, *, folded: Any = None) -> Game:
     if entry.prev != game.head:
         raise LogMismatch(entry.seq, "its 'prev' is not the hash of the entry before it")
     try:
-        if folded is not None and entry.type == "command":
-            after = _apply_command(game, entry, folded)
-        else:
-            after = _APPLY[entry.type](game, entry)
+        if entry.type == "command":
+            # The fold's most common entry: it makes the new game with its version and head.
+            return _apply_command(game, entry, folded)
+        after = _APPLY[entry.type](game, entry)
     except LogMismatch:
         raise
     except (OrdnanceError, KeyError, TypeError, ValueError, IndexError) as error:
@@ -287,9 +287,14 @@ def apply_entry(game: Game, entry: Entry, *, folded: Any = None) -> Game:
 
 
 def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
+    """The game after a command entry, at the entry's version and head."""
     body = entry.body
-    side = _command_side(body["command"])
-    if str(entry.side) != side:
+    command = body["command"]
+    if type(command) is dict and command.keys() >= _COMMAND_FIELDS and type(command["side"]) is str:
+        side: str = command["side"]  # the fold needs no more of it (``verify`` reads it all)
+    else:
+        side = Command.from_json(command).side  # names what is wrong with it
+    if entry.side != side:
         raise LogMismatch(entry.seq, f"written as {entry.side}, but it is {side}'s command")
     if game.side_keys or game.invited:  # by e-mail
         game = _close_proposal(game, entry, rolled=bool(body["rolls"]))
@@ -300,26 +305,31 @@ def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
         apply, parse = game.rules.apply, Event.from_json
         for raw in body["events"]:
             state = apply(state, parse(raw))
-    rolled = _count_rolls(body["rolls"])
+    rolls = body["rolls"]
+    rolled = 0 if type(rolls) is list and not rolls else _count_rolls(rolls)
+    # replace(game, ...) made as records.evolve makes it (no __init__ re-run), inline: it is
+    # made once per entry of every log folded.
+    values = game.__dict__.copy()
+    values["state"] = state
     if not rolled:
-        undo = Undoable(entry.seq, side, game.state)
-        return _made(game, state=state, undoable=(*game.undoable, undo))
-    dice = replace(
-        game.dice,
-        next_roll=game.dice.next_roll + rolled,
-        rolled=game.dice.rolled or game.dice.mode == "fair",
-    )
-    # A revealed roll is a wall: nothing before it may be undone.
-    return _made(game, state=state, dice=dice, undoable=())
-
-
-def _made(game: Game, **changes: Any) -> Game:
-    """``replace(game, **changes)`` for the fold's own field names (no check, no __init__)."""
-    made: Game = object.__new__(Game)
-    values = made.__dict__
-    values.update(game.__dict__)
-    values.update(changes)
+        undo = _NEW(Undoable)
+        _SET(undo, "__dict__", {"seq": entry.seq, "side": side, "before": game.state})
+        values["undoable"] = (*game.undoable, undo)
+    else:
+        values["dice"] = replace(
+            game.dice,
+            next_roll=game.dice.next_roll + rolled,
+            rolled=game.dice.rolled or game.dice.mode == "fair",
+        )
+        values["undoable"] = ()  # a revealed roll is a wall: nothing before it may be undone
+    values["version"] = entry.seq + 1
+    values["head"] = entry.hash
+    made: Game = _NEW(Game)
+    _SET(made, "__dict__", values)
     return made
+
+
+_NEW, _SET = object.__new__, object.__setattr__
 
 
 def _count_rolls(rolls: Any) -> int:
@@ -364,13 +374,6 @@ def _close_proposal(game: Game, entry: Entry, *, rolled: bool) -> Game:
 
 
 _COMMAND_FIELDS = frozenset({"side", "verb", "args", "text"})
-
-
-def _command_side(data: Any) -> str:
-    """The side of a stored command; the fold needs no more of it (``verify`` reads it all)."""
-    if type(data) is dict and data.keys() >= _COMMAND_FIELDS and type(data["side"]) is str:
-        return data["side"]
-    return Command.from_json(data).side  # names what is wrong with it
 
 
 def _apply_undo(game: Game, entry: Entry) -> Game:

@@ -231,19 +231,20 @@ def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
             if changed is None:
                 changed = {}
             changed[unit] = after
+    # replace(state, ...) as records.evolve makes it, inline: one per phase event of a fold.
+    values = state.__dict__.copy()
+    values["turn"] = int(data["turn"])
+    values["player"] = player
+    values["phase"] = phase
+    if changed:
+        values["status"] = {**state.status, **changed}
+    values["shots"] = ()
+    values["non_smoke"] = _NO_SIDES
+    if state.smoke:
+        values["smoke"] = _smoke_after(state, player, phase)
+    values["expenditure"] = None
     made: AslState = object.__new__(AslState)
-    values = made.__dict__
-    values.update(state.__dict__)
-    values.update(
-        turn=int(data["turn"]),
-        player=player,
-        phase=phase,
-        status={**state.status, **changed} if changed else state.status,
-        shots=(),
-        non_smoke=_NO_SIDES,
-        smoke=_smoke_after(state, player, phase) if state.smoke else (),
-        expenditure=None,
-    )
+    object.__setattr__(made, "__dict__", values)
     return made
 
 
