@@ -173,14 +173,14 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
     unit_id = str(data["unit"])
     side = state.sheet.unit(unit_id).side
     if kind == "record":
-        family = Family(data["ammo"])
+        family = _family(data["ammo"])
         records = state.records[side].after(unit_id, family, str(data["outcome"]))
         return replace(state, records={**state.records, side: records})
     if kind == "fired":
         smoke = bool(data["smoke"])
         return replace(
             state,
-            shots=(*state.shots, Shot(unit_id, Family(data["ammo"]), smoke)),
+            shots=(*state.shots, Shot(unit_id, _family(data["ammo"]), smoke)),
             non_smoke=state.non_smoke if smoke else state.non_smoke | {side},
             status={**state.status, unit_id: _fired(state.status[unit_id], state.phase)},
         )
@@ -209,6 +209,15 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
     else:
         raise BadInput("event", kind, "not an ASL event")
     return replace(state, status={**state.status, unit_id: status}, expenditure=expenditure)
+
+
+_FAMILIES: dict[object, Family] = {f.value: f for f in Family}
+
+
+def _family(symbol: Any) -> Family:
+    """The family an event names by its symbol (``Family(symbol)``, by a table lookup)."""
+    found = _FAMILIES.get(symbol) if type(symbol) is str else None
+    return Family(symbol) if found is None else found
 
 
 def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
