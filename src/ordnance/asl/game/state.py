@@ -125,6 +125,10 @@ class AslState:
         return self.records[unit.side].entry(unit_id)
 
 
+# The phase after each phase of a Player Turn (the last has none).
+_FOLLOWING: dict[Phase, Phase] = dict(zip(PHASES, PHASES[1:], strict=False))
+
+
 def initial_state(sheet: Sheet) -> AslState:
     """Game Turn 1, the first side's Rally Phase, every Gun with its full counter (C8.0)."""
     records = {
@@ -152,9 +156,9 @@ def initial_state(sheet: Sheet) -> AslState:
 
 def next_phase(state: AslState) -> tuple[int, str, Phase] | None:
     """The turn, phasing side and phase after this one; None when the scenario ends."""
-    index = PHASES.index(state.phase)
-    if index + 1 < len(PHASES):
-        return state.turn, state.player, PHASES[index + 1]
+    following = _FOLLOWING.get(state.phase)
+    if following is not None:
+        return state.turn, state.player, following
     second = state.player != state.sheet.first
     turn = state.turn + 1 if second else state.turn
     if state.sheet.turns is not None and turn > state.sheet.turns:
