@@ -40,7 +40,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-from functools import cache
 from typing import Any
 
 from ordnance.asl.dispensers import (
@@ -176,13 +175,17 @@ def dispense(state: AslState, command: Command, unit: Unit, dice: DiceSource) ->
 
 def _detail(ruling: Any) -> dict[str, Any]:
     """``ruling.to_json()`` without ``state_after`` (the vehicle's state is not written at all)."""
-    return {name: plain(getattr(ruling, name)) for name in _told(type(ruling))}
+    cls = type(ruling)
+    told = _TOLD.get(cls)
+    if told is None:
+        told = _TOLD[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if f.name != "state_after"
+        )
+    return {name: plain(getattr(ruling, name)) for name in told}
 
 
-@cache
-def _told(cls: type) -> tuple[str, ...]:
-    """The fields of a D13 ruling class a game's ruling tells, in order."""
-    return tuple(f.name for f in dataclasses.fields(cls) if f.name != "state_after")
+# The fields of each D13 ruling class a game's ruling tells, in order.
+_TOLD: dict[type, tuple[str, ...]] = {}
 
 
 def _aim(

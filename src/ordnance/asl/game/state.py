@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from ordnance.asl.game.afv import AfvStatus
@@ -126,7 +127,7 @@ class AslState:
 
 
 # The phase after each phase of a Player Turn (the last has none).
-_FOLLOWING: dict[Phase, Phase] = dict(zip(PHASES, PHASES[1:], strict=False))
+_FOLLOWING: dict[Phase, Phase] = dict(pairwise(PHASES))
 
 
 def initial_state(sheet: Sheet) -> AslState:
@@ -204,7 +205,7 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
         ca = data.get("ca")
         status = replace(
             status,
-            ca=status.ca if ca is None else Corner.parse(str(ca)),
+            ca=status.ca if ca is None else _corner(ca),
             afv=status.afv.attempted(data),
         )
         if data.get("mp"):
@@ -216,6 +217,13 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
 
 
 _FAMILIES: dict[object, Family] = {f.value: f for f in Family}
+_CORNERS: dict[object, Corner] = {c.name: c for c in Corner}
+
+
+def _corner(name: Any) -> Corner:
+    """The corner an event names (``Corner.parse(str(name))``, by a table lookup)."""
+    found = _CORNERS.get(name) if type(name) is str else None
+    return Corner.parse(str(name)) if found is None else found
 
 
 def _family(symbol: Any) -> Family:
@@ -229,21 +237,26 @@ def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
     text = str(data["phase"])
     phase = _PHASE_BY_TEXT.get(text) or Phase.parse(text)
     new_turn = player != state.player or data["turn"] != state.turn
-    # Most phase changes leave most units as they are: only the changed ones are replaced, and
-    # a unit with nothing to clear is not even looked at twice.
+    # Most phase changes leave most units as they are: only the changed ones are replaced.
     changed: dict[str, UnitStatus] | None = None
-    for unit, status in state.status.items():
-        afv = status.afv
-        if afv is None:
-            if not (new_turn and (status.moved or status.manned or status.prep_fired)):
-                continue
-        elif not new_turn and afv.later_fire is None:
-            continue
-        after = _phase_status(status, new_turn=new_turn)
-        if after is not status:
-            if changed is None:
-                changed = {}
-            changed[unit] = after
+    statuses = state.status
+    if new_turn:
+        for unit, status in statuses.items():
+            if status.afv is None and not (status.moved or status.manned or status.prep_fired):
+                continue  # nothing to clear
+            after = _phase_status(status, new_turn=True)
+            if after is not status:
+                if changed is None:
+                    changed = {}
+                changed[unit] = after
+    else:
+        # Within a Player Turn only a vehicle's sM note (Case A) may lapse.
+        for unit in state.sheet.vehicles:
+            status = statuses[unit]
+            if status.afv is not None and status.afv.later_fire is not None:
+                if changed is None:
+                    changed = {}
+                changed[unit] = _phase_status(status, new_turn=False)
     # replace(state, ...) as records.evolve makes it, inline: one per phase event of a fold.
     values = state.__dict__.copy()
     values["turn"] = int(data["turn"])
@@ -293,25 +306,28 @@ def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
 def _fired(status: UnitStatus, phase: Phase) -> UnitStatus:
     """A vehicle that fired a weapon may make no more smoke this Player Turn (D13.2-state);
     a unit that fired in the PFPh may not fire in the AFPh (A3)."""
+    changes: dict[str, Any] = {}
     if phase is Phase.PFPH:
-        status = replace(status, prep_fired=True)
-    if status.afv is None:
-        return status
-    return replace(status, afv=replace(status.afv, fired=True))
+        changes["prep_fired"] = True
+    if status.afv is not None:
+        changes["afv"] = replace(status.afv, fired=True)
+    return replace(status, **changes) if changes else status
 
 
 def _moved(state: AslState, status: UnitStatus, data: Mapping[str, Any]) -> UnitStatus:
     to, ca = data.get("hex"), data.get("ca")
     afv = status.afv
     if afv is not None:
-        afv = replace(afv, mp_spent=afv.mp_spent + int(data.get("mp", 0)))
-        if ca is not None:
-            afv = replace(afv, later_fire=None)  # turned again: the sM's Case A note is moot
+        spent = afv.mp_spent + int(data.get("mp", 0))
+        if ca is not None:  # turned again: the sM's Case A note is moot
+            afv = replace(afv, mp_spent=spent, later_fire=None)
+        else:
+            afv = replace(afv, mp_spent=spent)
     return replace(
         status,
         moved=True,
         hex=status.hex if to is None else state.sheet.hex(str(to)),
-        ca=status.ca if ca is None else Corner.parse(str(ca)),
+        ca=status.ca if ca is None else _corner(ca),
         afv=afv,
     )
 
