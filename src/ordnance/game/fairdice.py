@@ -125,7 +125,8 @@ def faces(
     shown: list[int] = []
     block = 0
     while len(shown) < count:
-        for byte in hmac.digest(seed, message + block.to_bytes(4, "big"), "sha256"):
+        digest = hmac.new(seed, message + block.to_bytes(4, "big"), hashlib.sha256).digest()
+        for byte in digest:
             if byte < _ACCEPT_BELOW:  # a byte from 252 up is skipped (no modulo bias)
                 shown.append(byte % 6 + 1)
                 if len(shown) == count:
