@@ -1,5 +1,6 @@
-"""The fold reads the rolls each command entry stored (SYS.record, SYS.dice): in the form the
-service writes them, in the other forms a roll record reads, and never one it cannot read."""
+"""The fold reads the rolls and events each command entry stored (SYS.record, SYS.dice): in
+the form the service writes them, in the other forms a roll record or an event reads, and never
+one it cannot read."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from ordnance.core.ruleset import Event
 from ordnance.game import fold
 from ordnance.game.entries import Entry, make_entry
 from ordnance.game.errors import LogMismatch
@@ -99,3 +101,33 @@ def test_rolls_that_are_not_a_list_of_rolls_are_refused(new_game, sqlite_url):
         with pytest.raises(LogMismatch) as refused:
             fold.apply_entry(game, bad)
         assert refused.value.entry == stored.seq
+
+
+@pytest.mark.clause("SYS.record")
+def test_the_rulesets_stored_event_step_folds_as_its_apply(new_game, sqlite_url):
+    # The fold reads stored events through ``apply_stored`` (no Event made); folding each
+    # event through ``apply`` with an Event gives equal states all the way.
+    log, _ = _log_with_a_roll(new_game, sqlite_url)
+    game = fold.start(log[0])
+    assert getattr(game.rules, "apply_stored", None) is not None
+    state = game.state
+    for entry in log[1:]:
+        for raw in entry.body.get("events", ()):
+            state = game.rules.apply(state, Event.from_json(raw))
+        game = fold.apply_entry(game, entry)
+        assert game.state == state
+
+
+@pytest.mark.clause("SYS.record")
+@pytest.mark.parametrize("event", [{"kind": 7, "data": {}}, {"kind": "phase"}, "phase", None])
+def test_an_event_that_is_not_kind_and_data_is_refused_naming_its_entry(
+    new_game, sqlite_url, event
+):
+    log, index = _log_with_a_roll(new_game, sqlite_url)
+    game = _before(log, index)
+    stored = log[index]
+    body = {**stored.body, "events": [event]}
+    bad = make_entry(stored.seq, stored.type, stored.side, body, stored.prev)
+    with pytest.raises(LogMismatch) as refused:
+        fold.apply_entry(game, bad)
+    assert refused.value.entry == stored.seq

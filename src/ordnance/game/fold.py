@@ -302,9 +302,15 @@ def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
     if folded is not None:
         state = folded
     else:
-        apply, parse = game.rules.apply, Event.from_json
+        rules = game.rules
+        stored = getattr(rules, "apply_stored", None)  # the ruleset's own fold step, if any
         for raw in body["events"]:
-            state = apply(state, parse(raw))
+            if stored is not None and type(raw) is dict:
+                kind, data = raw.get("kind"), raw.get("data")
+                if type(kind) is str and type(data) is dict:
+                    state = stored(state, kind, data)
+                    continue
+            state = rules.apply(state, Event.from_json(raw))  # names what is wrong with it
     rolls = body["rolls"]
     rolled = 0 if type(rolls) is list and not rolls else _count_rolls(rolls)
     # replace(game, ...) made as records.evolve makes it (no __init__ re-run), inline: it is
