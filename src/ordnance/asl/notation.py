@@ -77,12 +77,11 @@ class Family(enum.StrEnum):
         >>> Family.from_ammo("apcr"), Family.from_ammo("sD"), Family.from_ammo("SMOKE")
         (<Family.APCR: 'A'>, <Family.SMOKE_DISCHARGER: 'sD'>, <Family.SMOKE: 's'>)
         """
-        for family in cls:
-            if text == family.value:
-                return family
-        for family in cls:
-            if text.upper() == family.ammo.upper():
-                return family
+        found = _BY_SYMBOL.get(text)
+        if found is None:
+            found = _BY_AMMO.get(text.upper())
+        if found is not None:
+            return found
         names = ", ".join(f"{f.value} ({f.ammo})" for f in cls)
         raise BadInput("ammunition", text, f"unknown ammunition type; one of {names}")
 
@@ -125,6 +124,9 @@ _DISPENSERS = frozenset(
         Family.NAHVERTEIDIGUNGSWAFFE,
     }
 )
+# Family.from_ammo's tables: the symbol as written, else the ammunition name in any case.
+_BY_SYMBOL = {f.value: f for f in Family}
+_BY_AMMO = {name.upper(): f for f, name in reversed(_AMMO.items())}  # the first one wins
 # Longest symbols first, so that "sD7" is not read as "s" followed by junk.
 _FAMILY_SYMBOLS = sorted((f.value for f in Family), key=len, reverse=True)
 

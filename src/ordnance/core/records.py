@@ -46,11 +46,11 @@ def evolve(obj: T, /, **changes: Any) -> T:
     names = _plain_fields(cls)
     if names is None:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    for name in changes:
-        if name not in names:
-            raise TypeError(f"{cls.__name__} has no field {name!r}")
-    made: T = object.__new__(cls)
-    values = made.__dict__
-    values.update(obj.__dict__)
+    if not names.issuperset(changes):
+        name = next(n for n in changes if n not in names)
+        raise TypeError(f"{cls.__name__} has no field {name!r}")
+    values = obj.__dict__.copy()
     values.update(changes)
+    made: T = object.__new__(cls)
+    object.__setattr__(made, "__dict__", values)
     return made

@@ -84,7 +84,7 @@ class Event:
             kind, payload = data.get("kind"), data.get("data")
             if type(kind) is str and type(payload) is dict:
                 made = object.__new__(cls)
-                made.__dict__.update(kind=kind, data=dict(payload))
+                object.__setattr__(made, "__dict__", {"kind": kind, "data": dict(payload)})
                 return made
         body = _object(data, "event")
         if not isinstance(body.get("kind"), str) or not isinstance(body.get("data"), Mapping):
@@ -149,6 +149,12 @@ class Ruleset(Protocol[StateT]):
 
     Refusals raise :class:`~ordnance.core.errors.IllegalAction` (clause and sentence), malformed
     input :class:`~ordnance.core.errors.BadInput`; neither may leave anything changed.
+
+    A ruleset may also offer ``apply_stored(state, kind, data)``: :meth:`apply` for an event
+    as a stored log holds it, its kind a string and its data a dict that the method only reads
+    (never keeps or changes). The fold of a stored log uses it when present, so it makes no
+    :class:`Event` for each event it reads; it must give what ``apply(state, Event(kind,
+    data))`` gives.
     """
 
     @property

@@ -57,20 +57,67 @@ def jsonable(value: object) -> Any:
     >>> jsonable({"p": Fraction(5, 36), "dice": DR(3, 4), "drms": (DRM(1, "BU"),)})
     {'p': '5/36', 'dice': {'white': 3, 'colored': 4, 'total': 7}, 'drms': [{...}]}
     """
-    if isinstance(value, bool | int | str | float) or value is None:
+    cls = type(value)
+    how = _HOW.get(cls)
+    if how is None:
+        how = _how(cls)
+    if how is _AS_IS:
         return value
-    if isinstance(value, Fraction):
+    if type(how) is tuple:  # a dataclass: its fields' names
+        return {name: jsonable(getattr(value, name)) for name in how}
+    if how is _MAPPING:
+        return {str(k): jsonable(v) for k, v in value.items()}  # type: ignore[attr-defined]
+    if how is _ITEMS:
+        return [jsonable(v) for v in value]  # type: ignore[attr-defined]
+    if how is _FRACTION:
+        assert isinstance(value, Fraction)
         return f"{value.numerator}/{value.denominator}"
-    if isinstance(value, DR):
+    if how is _DR:
+        assert isinstance(value, DR)
         return {"white": value.white, "colored": value.colored, "total": value.total}
-    if isinstance(value, DieRoll):
+    if how is _DIE:
+        assert isinstance(value, DieRoll)
         return value.value
-    if isinstance(value, enum.Enum):
+    if how is _ENUM:
+        assert isinstance(value, enum.Enum)
         return jsonable(value.value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, tuple | list | frozenset | set):
-        return [jsonable(v) for v in value]
     return str(value)
+
+
+# How jsonable writes a value of each type: which of its cases the type falls in is decided
+# once per type (by the same isinstance tests, in the same order), not once per value.
+_AS_IS, _FRACTION, _DR, _DIE, _ENUM, _MAPPING, _ITEMS, _TEXT = (
+    "as is",
+    "fraction",
+    "DR",
+    "die",
+    "enum",
+    "mapping",
+    "items",
+    "text",
+)
+_HOW: dict[type, str | tuple[str, ...]] = {}
+
+
+def _how(cls: type) -> str | tuple[str, ...]:
+    how: str | tuple[str, ...]
+    if issubclass(cls, bool | int | str | float) or cls is type(None):
+        how = _AS_IS
+    elif issubclass(cls, Fraction):
+        how = _FRACTION
+    elif issubclass(cls, DR):
+        how = _DR
+    elif issubclass(cls, DieRoll):
+        how = _DIE
+    elif issubclass(cls, enum.Enum):
+        how = _ENUM
+    elif dataclasses.is_dataclass(cls) and not issubclass(cls, type):
+        how = tuple(f.name for f in dataclasses.fields(cls))
+    elif issubclass(cls, Mapping):
+        how = _MAPPING
+    elif issubclass(cls, tuple | list | frozenset | set):
+        how = _ITEMS
+    else:
+        how = _TEXT
+    _HOW[cls] = how
+    return how

@@ -36,7 +36,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ordnance.core.dice import DR, DieRoll
@@ -102,17 +102,11 @@ def _message(
         body["entropy"] = entropy
     if proposal is not None:
         body["proposal"] = proposal
-    return _DOMAIN + json.dumps(body, sort_keys=True, separators=(",", ":")).encode() + b"\x00"
+    return _DOMAIN + _CANONICAL.encode(body).encode() + b"\x00"
 
 
-def _face_stream(seed: bytes, message: bytes) -> Iterator[int]:
-    block = 0
-    while True:
-        digest = hmac.new(seed, message + block.to_bytes(4, "big"), hashlib.sha256).digest()
-        for byte in digest:
-            if byte < _ACCEPT_BELOW:
-                yield byte % 6 + 1
-        block += 1
+# json.dumps(body, sort_keys=True, separators=(",", ":")), without making an encoder per roll.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
 def faces(
@@ -127,10 +121,18 @@ def faces(
     proposal: int | None = None,
 ) -> tuple[int, ...]:
     """The ``count`` faces of roll ``index`` (2 for a DR, 1 for a dr)."""
-    stream = _face_stream(
-        seed, _message(game, epoch, seeds, index, entropy=entropy, proposal=proposal)
-    )
-    return tuple(next(stream) for _ in range(count))
+    message = _message(game, epoch, seeds, index, entropy=entropy, proposal=proposal)
+    shown: list[int] = []
+    block = 0
+    while len(shown) < count:
+        digest = hmac.new(seed, message + block.to_bytes(4, "big"), hashlib.sha256).digest()
+        for byte in digest:
+            if byte < _ACCEPT_BELOW:  # a byte from 252 up is skipped (no modulo bias)
+                shown.append(byte % 6 + 1)
+                if len(shown) == count:
+                    break
+        block += 1  # the digest ran out: the next block
+    return tuple(shown)
 
 
 @dataclass

@@ -271,10 +271,10 @@ def apply_entry(game: Game, entry: Entry, *, folded: Any = None) -> Game:
     if entry.prev != game.head:
         raise LogMismatch(entry.seq, "its 'prev' is not the hash of the entry before it")
     try:
-        if folded is not None and entry.type == "command":
-            after = _apply_command(game, entry, folded)
-        else:
-            after = _APPLY[entry.type](game, entry)
+        if entry.type == "command":
+            # The fold's most common entry: it makes the new game with its version and head.
+            return _apply_command(game, entry, folded)
+        after = _APPLY[entry.type](game, entry)
     except LogMismatch:
         raise
     except (OrdnanceError, KeyError, TypeError, ValueError, IndexError) as error:
@@ -287,30 +287,76 @@ def apply_entry(game: Game, entry: Entry, *, folded: Any = None) -> Game:
 
 
 def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
+    """The game after a command entry, at the entry's version and head."""
     body = entry.body
-    side = _command_side(body["command"])
-    if str(entry.side) != side:
+    command = body["command"]
+    if type(command) is dict and command.keys() >= _COMMAND_FIELDS and type(command["side"]) is str:
+        side: str = command["side"]  # the fold needs no more of it (``verify`` reads it all)
+    else:
+        side = Command.from_json(command).side  # names what is wrong with it
+    if entry.side != side:
         raise LogMismatch(entry.seq, f"written as {entry.side}, but it is {side}'s command")
-    if game.by_email:
+    if game.side_keys or game.invited:  # by e-mail
         game = _close_proposal(game, entry, rolled=bool(body["rolls"]))
     state = game.state
     if folded is not None:
         state = folded
     else:
-        apply, parse = game.rules.apply, Event.from_json
+        rules = game.rules
+        stored = getattr(rules, "apply_stored", None)  # the ruleset's own fold step, if any
         for raw in body["events"]:
-            state = apply(state, parse(raw))
-    rolls = [RollRecord.from_json(r) for r in body["rolls"]]
-    if not rolls:
-        undo = Undoable(entry.seq, side, game.state)
-        return replace(game, state=state, undoable=(*game.undoable, undo))
-    dice = replace(
-        game.dice,
-        next_roll=game.dice.next_roll + len(rolls),
-        rolled=game.dice.rolled or game.dice.mode == "fair",
-    )
-    # A revealed roll is a wall: nothing before it may be undone.
-    return replace(game, state=state, dice=dice, undoable=())
+            if stored is not None and type(raw) is dict:
+                kind, data = raw.get("kind"), raw.get("data")
+                if type(kind) is str and type(data) is dict:
+                    state = stored(state, kind, data)
+                    continue
+            state = rules.apply(state, Event.from_json(raw))  # names what is wrong with it
+    rolls = body["rolls"]
+    rolled = 0 if type(rolls) is list and not rolls else _count_rolls(rolls)
+    # replace(game, ...) made as records.evolve makes it (no __init__ re-run), inline: it is
+    # made once per entry of every log folded.
+    values = game.__dict__.copy()
+    values["state"] = state
+    if not rolled:
+        undo = _NEW(Undoable)
+        _SET(undo, "__dict__", {"seq": entry.seq, "side": side, "before": game.state})
+        values["undoable"] = (*game.undoable, undo)
+    else:
+        values["dice"] = replace(
+            game.dice,
+            next_roll=game.dice.next_roll + rolled,
+            rolled=game.dice.rolled or game.dice.mode == "fair",
+        )
+        values["undoable"] = ()  # a revealed roll is a wall: nothing before it may be undone
+    values["version"] = entry.seq + 1
+    values["head"] = entry.hash
+    made: Game = _NEW(Game)
+    _SET(made, "__dict__", values)
+    return made
+
+
+_NEW, _SET = object.__new__, object.__setattr__
+
+
+def _count_rolls(rolls: Any) -> int:
+    """How many rolls a command entry stored; each must read as a :class:`RollRecord`."""
+    if type(rolls) is not list:
+        return len([RollRecord.from_json(r) for r in rolls])  # names what is wrong with it
+    for raw in rolls:
+        # The common case, as json.loads gives it, checked by exact type; anything else is read
+        # by RollRecord.from_json, which accepts it or names what is wrong with it.
+        if not (
+            type(raw) is dict
+            and type(raw.get("index")) is int
+            and type(raw.get("purpose")) is str
+            and raw.get("kind") in ("DR", "dr")
+            and raw.get("source") in ("fair", "physical")
+            and type(raw.get("faces")) is list
+            and all(type(face) is int for face in raw["faces"])
+            and (raw.get("epoch") is None or type(raw.get("epoch")) is int)
+        ):
+            RollRecord.from_json(raw)
+    return len(rolls)
 
 
 def _close_proposal(game: Game, entry: Entry, *, rolled: bool) -> Game:
@@ -334,13 +380,6 @@ def _close_proposal(game: Game, entry: Entry, *, rolled: bool) -> Game:
 
 
 _COMMAND_FIELDS = frozenset({"side", "verb", "args", "text"})
-
-
-def _command_side(data: Any) -> str:
-    """The side of a stored command; the fold needs no more of it (``verify`` reads it all)."""
-    if type(data) is dict and data.keys() >= _COMMAND_FIELDS and type(data["side"]) is str:
-        return data["side"]
-    return Command.from_json(data).side  # names what is wrong with it
 
 
 def _apply_undo(game: Game, entry: Entry) -> Game:

@@ -213,14 +213,41 @@ def plain(value: object) -> Any:
     >>> plain(AfvState(hex=Hex(1, -1), tca=Corner.E))["tca"], plain(Hex(1, -1))
     ('E', '1,-1,0')
     """
-    if isinstance(value, Corner | Direction):
-        return value.name
-    if isinstance(value, Hex):
-        return str(value)
-    if isinstance(value, DR | DieRoll):
+    cls = type(value)
+    how = _PLAIN.get(cls)
+    if how is None:
+        how = _how(cls)
+    if how is _JSONABLE:
         return jsonable(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list):
-        return [plain(v) for v in value]
-    return jsonable(value)
+    if type(how) is tuple:  # a dataclass: its fields' names
+        return {name: plain(getattr(value, name)) for name in how}
+    if how is _ITEMS:
+        return [plain(v) for v in value]  # type: ignore[attr-defined]
+    if how is _NAME:
+        assert isinstance(value, Corner | Direction)
+        return value.name
+    return str(value)
+
+
+# How plain writes a value of each type, decided once per type (by the same isinstance tests,
+# in the same order), not once per value.
+_NAME, _TEXT, _JSONABLE, _ITEMS = "name", "text", "jsonable", "items"
+_PLAIN: dict[type, str | tuple[str, ...]] = {}
+
+
+def _how(cls: type) -> str | tuple[str, ...]:
+    how: str | tuple[str, ...]
+    if issubclass(cls, Corner | Direction):
+        how = _NAME
+    elif issubclass(cls, Hex):
+        how = _TEXT
+    elif issubclass(cls, DR | DieRoll):
+        how = _JSONABLE
+    elif dataclasses.is_dataclass(cls) and not issubclass(cls, type):
+        how = tuple(f.name for f in dataclasses.fields(cls))
+    elif issubclass(cls, tuple | list):
+        how = _ITEMS
+    else:
+        how = _JSONABLE
+    _PLAIN[cls] = how
+    return how

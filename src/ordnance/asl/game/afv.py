@@ -148,6 +148,14 @@ class AfvStatus:
 mp_spent=0, fired=False, dispenser_attempted=False, grenades_attempted=False, later_fire=None, \
 immobile=False)
         """
+        if not (
+            self.mp_spent
+            or self.fired
+            or self.dispenser_attempted
+            or self.grenades_attempted
+            or self.later_fire is not None
+        ):
+            return self  # nothing to clear: the same (immutable) value serves
         return replace(
             self,
             mp_spent=0,

@@ -246,7 +246,21 @@ def parse_command(side: str, words: Sequence[str]) -> Command:
         if args["step"] != "next":
             raise BadInput("command", shlex.join(words), "the only phase command is 'phase next'")
         return Command(side, verb, {}, "phase next")
-    return Command(side, verb, args, command_text(verb, args))
+    key = tuple(words)
+    text = _TEXTS.get(key)
+    if text is None:
+        # The same words always read back as the same text: it is written once per wording.
+        text = command_text(verb, args)
+        if len(_TEXTS) >= _TEXTS_KEPT:
+            _TEXTS.clear()  # start again (safe beside other threads, unlike eviction)
+        _TEXTS[key] = text
+    return Command(side, verb, args, text)
+
+
+# The canonical text of each wording read lately (the words decide the arguments, which
+# decide the text).
+_TEXTS: dict[tuple[str, ...], str] = {}
+_TEXTS_KEPT = 4096
 
 
 def command_text(verb: str, args: Mapping[str, Any]) -> str:

@@ -39,6 +39,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ordnance.asl.dispensers import (
@@ -53,6 +54,7 @@ from ordnance.asl.dispensers import (
     resolve_grenades,
 )
 from ordnance.asl.dispensers.placement import OWNER_NEXT_PFPH, SmokePlacement
+from ordnance.asl.dispensers.state import plain
 from ordnance.asl.game.markers import DISPERSED_SMOKE, GRENADE_SMOKE, SmokeMarker
 from ordnance.asl.game.rulings import game_ruling
 from ordnance.asl.game.scenario import Unit
@@ -153,8 +155,7 @@ def dispense(state: AslState, command: Command, unit: Unit, dice: DiceSource) ->
             "applies": note.applies,
             "fire": note.fire,
         }
-    detail = ruling.to_json()
-    detail.pop("state_after")
+    detail = _detail(ruling)
     detail["target"] = None if aim is None else sheet.label(aim.target)
     detail["los"] = None if verdict is None else _los_json(verdict)
     sentences = [ruling.explanation]
@@ -170,6 +171,21 @@ def dispense(state: AslState, command: Command, unit: Unit, dice: DiceSource) ->
         placement=ruling.placement,
         said=(ruling.clauses, sentences, detail),
     )
+
+
+def _detail(ruling: Any) -> dict[str, Any]:
+    """``ruling.to_json()`` without ``state_after`` (the vehicle's state is not written at all)."""
+    cls = type(ruling)
+    told = _TOLD.get(cls)
+    if told is None:
+        told = _TOLD[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if f.name != "state_after"
+        )
+    return {name: plain(getattr(ruling, name)) for name in told}
+
+
+# The fields of each D13 ruling class a game's ruling tells, in order.
+_TOLD: dict[type, tuple[str, ...]] = {}
 
 
 def _aim(
@@ -242,8 +258,7 @@ def grenades(state: AslState, command: Command, unit: Unit, dice: DiceSource) ->
         "placed": ruling.placed,
         "mp": ruling.mp_cost,
     }
-    detail = ruling.to_json()
-    detail.pop("state_after")
+    detail = _detail(ruling)
     return _smoke_resolution(
         state,
         command,

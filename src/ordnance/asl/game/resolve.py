@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ordnance.asl.canister import Adjacent, CanisterRuling, canister_attack, canister_may
@@ -47,6 +48,7 @@ from ordnance.asl.heat import DATA as HEAT_DATA
 from ordnance.asl.heat import HeatTargetRuling, he_equivalency, heat_availability, heat_target
 from ordnance.asl.notation import Family
 from ordnance.asl.odds import hits
+from ordnance.asl.settings import Settings
 from ordnance.asl.smoke import Phase, smoke_placement
 from ordnance.asl.supply import chart_number
 from ordnance.core.dice import DR, DiceSource
@@ -411,7 +413,16 @@ def _he_equivalency(unit: Unit, family: Family, state: AslState) -> dict[str, An
             weapon = "ordnance"
     if weapon is None:
         return None
-    return he_equivalency(weapon, unit.calibre_mm, unit.he_fp, state.sheet.settings).to_json()
+    found = _he_equivalency_json(weapon, unit.calibre_mm, unit.he_fp, state.sheet.settings)
+    return {**found, "clauses": list(found["clauses"])}  # a fresh copy for each ruling
+
+
+@lru_cache(maxsize=256)
+def _he_equivalency_json(
+    weapon: str, calibre: int | None, he_fp: int | None, settings: Settings
+) -> dict[str, Any]:
+    """The HE Equivalency ruling's JSON (a pure function of its arguments: worked out once)."""
+    return he_equivalency(weapon, calibre, he_fp, settings).to_json()
 
 
 # --- canister ----------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ordnance.asl.game import resolve as rules
+from ordnance.asl.game import state as asl_state
 from ordnance.asl.game.afv import afv_view
 from ordnance.asl.game.commands import COMMANDS, parse_command
 from ordnance.asl.game.counters import counters
@@ -86,6 +87,10 @@ class AslRuleset:
 
     def apply(self, state: AslState, event: Event) -> AslState:
         return apply(state, event.kind, event.data)
+
+    # The fold's step for an event read from a log (see core.ruleset.Ruleset): the same apply,
+    # without making an Event; ASL's apply only reads an event's data.
+    apply_stored = staticmethod(asl_state.apply)
 
     def is_over(self, state: AslState) -> bool:
         return state.over

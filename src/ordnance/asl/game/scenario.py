@@ -28,6 +28,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -330,6 +331,9 @@ def _afv(unit: Mapping[str, Any]) -> Afv | None:
     return Afv() if unit["kind"] == "vehicle" else None
 
 
+_HEXES_KEPT = 4096  # hex labels a sheet remembers having read
+
+
 @dataclass(frozen=True)
 class Sheet:
     """The scenario as values: date, sides, units, settings, turns."""
@@ -392,6 +396,11 @@ class Sheet:
             game_map=game_map,
         )
 
+    @cached_property
+    def vehicles(self) -> tuple[str, ...]:
+        """The ids of the units with D13 facts (their status carries an ``AfvStatus``)."""
+        return tuple(u.id for u in self.units.values() if u.afv is not None)
+
     def other(self, side: str) -> str:
         """The opposing side."""
         return next(s for s in self.sides if s != side)
@@ -407,15 +416,25 @@ class Sheet:
 
     def hex(self, text: str) -> Hex:
         """A hex named by its board label (``4G5``); needs the scenario's ``boards``."""
-        place = _place(self.labels, text)
-        assert place is not None
+        place = self._hexes.get(text)
+        if place is None:
+            place = _place(self.labels, text)
+            assert place is not None
+            if len(self._hexes) < _HEXES_KEPT:
+                self._hexes[text] = place  # a label always names the same hex
         return place
+
+    @cached_property
+    def _hexes(self) -> dict[str, Hex]:
+        """The hexes :meth:`hex` has read, by label (the events of a log name few hexes)."""
+        return {}
 
     def label(self, hex: Hex) -> str:
         assert self.labels is not None
         return self.labels.label(hex)
 
     def unit(self, unit_id: str) -> Unit:
-        if unit_id not in self.units:
+        found = self.units.get(unit_id)
+        if found is None:
             raise BadInput("unit", unit_id, f"no such unit; units: {', '.join(self.units)}")
-        return self.units[unit_id]
+        return found

@@ -72,6 +72,8 @@ def watchers(
 def smoke_leaving(state: AslState, player: str, phase: Phase) -> tuple[tuple[str, ...], str]:
     """The clauses and the sentence for the SMOKE a phase change removes or flips (none:
     ``((), "")``)."""
+    if not state.smoke:
+        return (), ""
     flips = state.sheet.settings.ordnance_wp_flips
     changed = [m for m in state.smoke if m.expires(state.phase, player, phase)]
     flipped = [m for m in changed if m.after(state.phase, player, phase, wp_flips=flips)]

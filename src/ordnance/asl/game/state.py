@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from ordnance.asl.game.afv import AfvStatus
@@ -125,6 +126,10 @@ class AslState:
         return self.records[unit.side].entry(unit_id)
 
 
+# The phase after each phase of a Player Turn (the last has none).
+_FOLLOWING: dict[Phase, Phase] = dict(pairwise(PHASES))
+
+
 def initial_state(sheet: Sheet) -> AslState:
     """Game Turn 1, the first side's Rally Phase, every Gun with its full counter (C8.0)."""
     records = {
@@ -152,9 +157,9 @@ def initial_state(sheet: Sheet) -> AslState:
 
 def next_phase(state: AslState) -> tuple[int, str, Phase] | None:
     """The turn, phasing side and phase after this one; None when the scenario ends."""
-    index = PHASES.index(state.phase)
-    if index + 1 < len(PHASES):
-        return state.turn, state.player, PHASES[index + 1]
+    following = _FOLLOWING.get(state.phase)
+    if following is not None:
+        return state.turn, state.player, following
     second = state.player != state.sheet.first
     turn = state.turn + 1 if second else state.turn
     if state.sheet.turns is not None and turn > state.sheet.turns:
@@ -173,14 +178,14 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
     unit_id = str(data["unit"])
     side = state.sheet.unit(unit_id).side
     if kind == "record":
-        family = Family(data["ammo"])
+        family = _family(data["ammo"])
         records = state.records[side].after(unit_id, family, str(data["outcome"]))
         return replace(state, records={**state.records, side: records})
     if kind == "fired":
         smoke = bool(data["smoke"])
         return replace(
             state,
-            shots=(*state.shots, Shot(unit_id, Family(data["ammo"]), smoke)),
+            shots=(*state.shots, Shot(unit_id, _family(data["ammo"]), smoke)),
             non_smoke=state.non_smoke if smoke else state.non_smoke | {side},
             status={**state.status, unit_id: _fired(state.status[unit_id], state.phase)},
         )
@@ -200,7 +205,7 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
         ca = data.get("ca")
         status = replace(
             status,
-            ca=status.ca if ca is None else Corner.parse(str(ca)),
+            ca=status.ca if ca is None else _corner(ca),
             afv=status.afv.attempted(data),
         )
         if data.get("mp"):
@@ -211,28 +216,67 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
     return replace(state, status={**state.status, unit_id: status}, expenditure=expenditure)
 
 
+_FAMILIES: dict[object, Family] = {f.value: f for f in Family}
+_CORNERS: dict[object, Corner] = {c.name: c for c in Corner}
+
+
+def _corner(name: Any) -> Corner:
+    """The corner an event names (``Corner.parse(str(name))``, by a table lookup)."""
+    found = _CORNERS.get(name) if type(name) is str else None
+    return Corner.parse(str(name)) if found is None else found
+
+
+def _family(symbol: Any) -> Family:
+    """The family an event names by its symbol (``Family(symbol)``, by a table lookup)."""
+    found = _FAMILIES.get(symbol) if type(symbol) is str else None
+    return Family(symbol) if found is None else found
+
+
 def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
     player = str(data["player"])
-    phase = Phase.parse(str(data["phase"]))
+    text = str(data["phase"])
+    phase = _PHASE_BY_TEXT.get(text) or Phase.parse(text)
     new_turn = player != state.player or data["turn"] != state.turn
     # Most phase changes leave most units as they are: only the changed ones are replaced.
-    changed = {
-        unit: after
-        for unit, status in state.status.items()
-        if (after := _phase_status(status, new_turn=new_turn)) is not status
-    }
-    statuses = {**state.status, **changed} if changed else state.status
-    return replace(
-        state,
-        turn=int(data["turn"]),
-        player=player,
-        phase=phase,
-        status=statuses,
-        shots=(),
-        non_smoke=frozenset(),
-        smoke=_smoke_after(state, player, phase),
-        expenditure=None,
-    )
+    changed: dict[str, UnitStatus] | None = None
+    statuses = state.status
+    if new_turn:
+        for unit, status in statuses.items():
+            if status.afv is None and not (status.moved or status.manned or status.prep_fired):
+                continue  # nothing to clear
+            after = _phase_status(status, new_turn=True)
+            if after is not status:
+                if changed is None:
+                    changed = {}
+                changed[unit] = after
+    else:
+        # Within a Player Turn only a vehicle's sM note (Case A) may lapse.
+        for unit in state.sheet.vehicles:
+            status = statuses[unit]
+            if status.afv is not None and status.afv.later_fire is not None:
+                if changed is None:
+                    changed = {}
+                changed[unit] = _phase_status(status, new_turn=False)
+    # replace(state, ...) as records.evolve makes it, inline: one per phase event of a fold.
+    values = state.__dict__.copy()
+    values["turn"] = int(data["turn"])
+    values["player"] = player
+    values["phase"] = phase
+    if changed:
+        values["status"] = {**state.status, **changed}
+    values["shots"] = ()
+    values["non_smoke"] = _NO_SIDES
+    if state.smoke:
+        values["smoke"] = _smoke_after(state, player, phase)
+    values["expenditure"] = None
+    made: AslState = object.__new__(AslState)
+    object.__setattr__(made, "__dict__", values)
+    return made
+
+
+# The phases by their text as events store it (any other spelling goes through Phase.parse).
+_PHASE_BY_TEXT: dict[str, Phase] = {str(p): p for p in Phase}
+_NO_SIDES: frozenset[str] = frozenset()
 
 
 def _smoke_after(state: AslState, player: str, phase: Phase) -> tuple[SmokeMarker, ...]:
@@ -251,7 +295,7 @@ def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
         elif afv.later_fire is not None:
             afv = replace(afv, later_fire=None)
     # Most units have nothing to clear: the same (immutable) status serves.
-    same = afv is status.afv or afv == status.afv
+    same = afv is status.afv
     if same and not (new_turn and (status.moved or status.manned or status.prep_fired)):
         return status
     if new_turn:
@@ -262,25 +306,28 @@ def _phase_status(status: UnitStatus, *, new_turn: bool) -> UnitStatus:
 def _fired(status: UnitStatus, phase: Phase) -> UnitStatus:
     """A vehicle that fired a weapon may make no more smoke this Player Turn (D13.2-state);
     a unit that fired in the PFPh may not fire in the AFPh (A3)."""
+    changes: dict[str, Any] = {}
     if phase is Phase.PFPH:
-        status = replace(status, prep_fired=True)
-    if status.afv is None:
-        return status
-    return replace(status, afv=replace(status.afv, fired=True))
+        changes["prep_fired"] = True
+    if status.afv is not None:
+        changes["afv"] = replace(status.afv, fired=True)
+    return replace(status, **changes) if changes else status
 
 
 def _moved(state: AslState, status: UnitStatus, data: Mapping[str, Any]) -> UnitStatus:
     to, ca = data.get("hex"), data.get("ca")
     afv = status.afv
     if afv is not None:
-        afv = replace(afv, mp_spent=afv.mp_spent + int(data.get("mp", 0)))
-        if ca is not None:
-            afv = replace(afv, later_fire=None)  # turned again: the sM's Case A note is moot
+        spent = afv.mp_spent + int(data.get("mp", 0))
+        if ca is not None:  # turned again: the sM's Case A note is moot
+            afv = replace(afv, mp_spent=spent, later_fire=None)
+        else:
+            afv = replace(afv, mp_spent=spent)
     return replace(
         status,
         moved=True,
         hex=status.hex if to is None else state.sheet.hex(str(to)),
-        ca=status.ca if ca is None else Corner.parse(str(ca)),
+        ca=status.ca if ca is None else _corner(ca),
         afv=afv,
     )
 
