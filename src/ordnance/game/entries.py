@@ -3,8 +3,14 @@
 An entry is ``{seq, type, side, body, prev}`` plus its ``hash``: the SHA-256 of the canonical
 JSON (sorted keys, no spaces, UTF-8) of the other five fields. ``prev`` is the previous entry's
 hash (64 zeros for the first), so changing, dropping or reordering any entry breaks every hash
-after it. ``sig`` is the writer's Ed25519 signature of the hash (:mod:`.signing`); it is not
-part of what the hash covers (None only before signing existed).
+after it. Neither of the two marks below is part of what the hash covers:
+
+* ``sig``: the writer's Ed25519 signature of the hash (:mod:`.signing`), on the entries that
+  are signed heads. Through the chain it vouches for this entry and every entry before it
+  that the same key wrote. Logs written before heads were signed carry one on every entry.
+* ``mac``: the service's HMAC of the hash, on every entry it stores (never exported: only the
+  key store's holder can check it). It is how the service knows an entry in its database was
+  written by itself, without an Ed25519 check per entry.
 
 Entry types and their bodies:
 
@@ -31,6 +37,7 @@ Entry types and their bodies:
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -39,6 +46,7 @@ from typing import Any
 from ordnance.core.errors import BadInput
 
 GENESIS = "0" * 64
+_MAC_DOMAIN = b"ordnance-entry-mac-v1\x00"
 # A string as canonical() writes it (the JSON encoder's own function for ensure_ascii=False).
 _string = json.encoder.encode_basestring
 TYPES = (
@@ -79,6 +87,8 @@ class Entry:
     sig: str | None = None
     # The body's canonical JSON when this entry was just made (storage writes it as is).
     body_text: str | None = field(default=None, compare=False, repr=False)
+    # The service's MAC of the hash (stored with the entry, never exported).
+    mac: str | None = field(default=None, compare=False, repr=False)
 
     def content(self) -> dict[str, Any]:
         """What the hash covers."""
@@ -130,12 +140,37 @@ def signed(entry: Entry, sig: str) -> Entry:
     """The entry with its writer's signature."""
     return Entry(
         entry.seq, entry.type, entry.side, entry.body, entry.prev, entry.hash, sig,
-        body_text=entry.body_text,
+        body_text=entry.body_text, mac=entry.mac,
     )  # fmt: skip
 
 
-def make_entry(seq: int, kind: str, side: str | None, body: Mapping[str, Any], prev: str) -> Entry:
-    """A new entry, hashed and chained to ``prev``.
+def entry_mac(key: bytes, entry_hash: str) -> str:
+    """The service's MAC of an entry: HMAC-SHA256 keyed from its key store, over the hash.
+
+    >>> len(entry_mac(bytes(32), "ab" * 32)), entry_mac(bytes(32), "ab" * 32) == entry_mac(
+    ...     bytes(32), "cd" * 32)
+    (64, False)
+    """
+    return hmac.digest(key, _MAC_DOMAIN + entry_hash.encode("ascii"), "sha256").hex()
+
+
+def with_mac(entry: Entry, key: bytes) -> Entry:
+    """The entry with the service's MAC (an entry taken from a file, once verified)."""
+    return Entry(
+        entry.seq, entry.type, entry.side, entry.body, entry.prev, entry.hash, entry.sig,
+        body_text=entry.body_text, mac=entry_mac(key, entry.hash),
+    )  # fmt: skip
+
+
+def make_entry(
+    seq: int,
+    kind: str,
+    side: str | None,
+    body: Mapping[str, Any],
+    prev: str,
+    mac_key: bytes | None = None,
+) -> Entry:
+    """A new entry, hashed and chained to ``prev`` (with ``mac_key``: and MACed).
 
     The body goes through its JSON text once, so the entry equals what a reader gets back
     (tuples become lists) and the hash is the one a verifier recomputes.
@@ -151,4 +186,5 @@ def make_entry(seq: int, kind: str, side: str | None, body: Mapping[str, Any], p
         f'"side":{named},"type":{_string(kind)}}}'
     )
     hashed = hashlib.sha256(whole.encode("utf-8")).hexdigest()
-    return Entry(seq, kind, side, plain, prev, hashed, body_text=text)
+    mac = None if mac_key is None else entry_mac(mac_key, hashed)
+    return Entry(seq, kind, side, plain, prev, hashed, body_text=text, mac=mac)
