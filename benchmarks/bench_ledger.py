@@ -9,12 +9,13 @@
    and client entropy, so the very same log, which is checked): that run is the measure. The
    CPU per command of the first run, with the picking between commands, is printed too.
 2. The baseline, in the same run: the very same entry rows (every column, the MAC and the
-   head signatures included) inserted with the plain ``sqlite3`` module into a table of the same shape, one
-   transaction each with the same version update, in a loop of just that: the floor the
-   storage itself sets. Both sides run with ``synchronous=OFF``, so that the comparison is of
-   CPU work, not of the disk's fsync (which only hides the gap). Then the parts of a command's
-   cost that can be measured alone on the same entries (MAC, head signatures amortised over
-   the entries, hashing, folding), and the rest. See ``docs/ledger-speed.md``.
+   head signatures included) inserted with the plain ``sqlite3`` module into a table of the
+   same shape, one transaction each with the same version update, in a loop of just that: the
+   floor the storage itself sets. Both sides run with ``synchronous=OFF``, so that the
+   comparison is of CPU work, not of the disk's fsync (which only hides the gap). Then the
+   parts of a command's cost that can be measured alone on the same entries (MAC, head
+   signatures amortised over the entries, hashing, folding), and the rest.
+   See ``docs/ledger-speed.md``.
 3. Replay: events per second (all the events of the log, over the time to open the game) by a
    fresh service from the database, once from the first entry (snapshots not read) and once
    from the newest snapshot plus the entries after it (reading, checking against the chain and
@@ -156,8 +157,7 @@ def plain_inserts(path: Path, game: str, log: list[Entry]) -> float:
     )
     connection.execute("INSERT INTO games VALUES (?, 1)", (game,))
     rows = [
-        (game, e.seq, e.type, e.side, canonical(e.body), e.prev, e.hash, e.sig, e.mac)
-        for e in log
+        (game, e.seq, e.type, e.side, canonical(e.body), e.prev, e.hash, e.sig, e.mac) for e in log
     ]
     started = time.process_time()
     for row in rows:

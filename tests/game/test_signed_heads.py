@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.game.conftest import scenario
 
 from ordnance.core.errors import BadInput
 from ordnance.game.entries import Entry, entry_mac, make_entry, signed
@@ -15,8 +16,6 @@ from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import export_text, read_entries, verify
 from ordnance.game.service import GameService, NewGame
 from ordnance.game.signing import Signer, head_interval
-
-from tests.game.conftest import scenario
 
 
 def opening_of(data: bytes) -> dict:

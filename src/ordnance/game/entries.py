@@ -168,6 +168,7 @@ def make_entry(
     side: str | None,
     body: Mapping[str, Any],
     prev: str,
+    *,
     mac_key: bytes | None = None,
 ) -> Entry:
     """A new entry, hashed and chained to ``prev`` (with ``mac_key``: and MACed).

@@ -217,7 +217,7 @@ class GameService:
         """A new entry written by this service: MACed, and with ``sign`` a signed head (the
         entries that declare a key, and a reveal, always are; :meth:`_store` signs the others
         that need it)."""
-        entry = make_entry(seq, kind, side, body, prev, self.keys.entry_key())
+        entry = make_entry(seq, kind, side, body, prev, mac_key=self.keys.entry_key())
         return signed(entry, self.signer.sign(entry.hash)) if sign else entry
 
     # --- making games -----------------------------------------------------------------------

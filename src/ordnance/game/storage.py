@@ -432,11 +432,9 @@ class _Appender:
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
         """Store the entries if the game stands at ``based_on``; False if it does not."""
+        text = canonical
         rows = [
-            (
-                game, e.seq, e.type, e.side, e.body_text or canonical(e.body),
-                e.prev, e.hash, e.sig, e.mac,
-            )  # fmt: skip
+            (game, e.seq, e.type, e.side, e.body_text or text(e.body), e.prev, e.hash, e.sig, e.mac)
             for e in new
         ]
         if self.keeps and self._busy.acquire(blocking=False):
