@@ -69,7 +69,8 @@ def encode(
     >>> encode([shared], memo=memo)["l"][0] is encode((shared, 3), memo=memo)["t"][0]
     True
     >>> later: dict[Any, Any] = {}
-    >>> encode([shared], memo=later, previous=memo)["l"][0] is memo[(id(shared), id(_NOTHING), ())][2]
+    >>> again = encode([shared], memo=later, previous=memo)["l"][0]
+    >>> again is memo[(id(shared), id(_NOTHING), ())][2]
     True
     """
     if memo is None:

@@ -133,6 +133,12 @@ class Entry:
         return cls(seq, kind, side, dict(body), data["prev"], data["hash"], sig)
 
     def check_hash(self) -> bool:
+        """Whether the hash is that of the content (of the body's text as stored, when the
+        entry was read from a database: the service stores every body canonical)."""
+        if self.body_text is not None:
+            return (
+                _chain_hash(self.seq, self.type, self.side, self.body_text, self.prev) == self.hash
+            )
         return digest(self.content()) == self.hash
 
 
@@ -162,6 +168,18 @@ def with_mac(entry: Entry, key: bytes) -> Entry:
     )  # fmt: skip
 
 
+def _chain_hash(seq: int, kind: str, side: str | None, text: str, prev: str) -> str:
+    """digest(content) around the body's canonical text: canonical(content) spelled out, the
+    keys in sorted order (body, prev, seq, side, type), each string as json.dumps writes it
+    with ensure_ascii=False. Equal to digest(content) (tests/game/test_entry_hash.py)."""
+    named = "null" if side is None else _string(side)
+    whole = (
+        f'{{"body":{text},"prev":{_string(prev)},"seq":{int(seq)},'
+        f'"side":{named},"type":{_string(kind)}}}'
+    )
+    return hashlib.sha256(whole.encode("utf-8")).hexdigest()
+
+
 def make_entry(
     seq: int,
     kind: str,
@@ -178,14 +196,6 @@ def make_entry(
     """
     text = canonical(body)
     plain: dict[str, Any] = json.loads(text)
-    # canonical(content) spelled out around the body's text, which is already canonical: the
-    # keys in sorted order (body, prev, seq, side, type), each string as json.dumps writes it
-    # with ensure_ascii=False. Equal to digest(content) (tests/game/test_entry_hash.py).
-    named = "null" if side is None else _string(side)
-    whole = (
-        f'{{"body":{text},"prev":{_string(prev)},"seq":{int(seq)},'
-        f'"side":{named},"type":{_string(kind)}}}'
-    )
-    hashed = hashlib.sha256(whole.encode("utf-8")).hexdigest()
+    hashed = _chain_hash(seq, kind, side, text, prev)
     mac = None if mac_key is None else entry_mac(mac_key, hashed)
     return Entry(seq, kind, side, plain, prev, hashed, body_text=text, mac=mac)

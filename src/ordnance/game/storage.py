@@ -283,7 +283,7 @@ class Store:
         loads = json.loads
         try:
             return [
-                Entry(seq, kind, side, loads(body), prev, hashed, sig, mac=mac)
+                Entry(seq, kind, side, loads(body), prev, hashed, sig, body_text=body, mac=mac)
                 for seq, kind, side, body, prev, hashed, sig, mac in rows
             ]
         except (ValueError, RecursionError):
@@ -476,14 +476,19 @@ class _Appender:
         based_on: int,
         rows: list[tuple[Any, ...]],
     ) -> bool:
-        cursor = raw.cursor()
+        # SQLite: the driver's own cursor (not the pool's proxy of it); one row (one command)
+        # is one execute, not an executemany.
+        cursor = raw.driver_connection.cursor() if self.sqlite else raw.cursor()
         try:
             if self.sqlite:
                 cursor.execute("BEGIN IMMEDIATE")
             cursor.execute(self.move, (based_on + len(rows), game, based_on))
             moved = bool(cursor.rowcount == 1)
             if moved:
-                cursor.executemany(self.insert, rows)
+                if len(rows) == 1:
+                    cursor.execute(self.insert, rows[0])
+                else:
+                    cursor.executemany(self.insert, rows)
                 if not self.sqlite:  # every listening server process hears of it at commit
                     cursor.execute(self.notify, (NOTIFY_CHANNEL, f"{game}:{based_on + len(rows)}"))
             if self.sqlite:
