@@ -44,7 +44,7 @@ from ordnance.game.fold import Game, Undoable
 from ordnance.game.signing import Signer, valid
 from ordnance.game.storage import Store, metadata
 
-DEFAULT_EVERY = 100
+DEFAULT_EVERY = 200  # see docs/ledger-speed.md (why 200)
 # What a snapshot another engine wrote (or a damaged one) may raise while it is decoded.
 _UNREADABLE = (
     LogMismatch,
