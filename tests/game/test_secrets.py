@@ -169,6 +169,16 @@ def test_a_migrated_old_database_holds_no_seed_and_plays_on(db_url, tmp_path, sc
         assert report["rolls"] == report["rolls_recomputed"] == 1
     finally:
         service.close()
+    # A fresh process reads the old entry by its signature (it has no MAC) and the new ones by
+    # their MACs.
+    fresh = GameService(db_url, keys=keys, snapshot_every=0)
+    try:
+        log = fresh.log(game)
+        assert log[0].mac is None and log[0].sig is not None
+        assert all(e.mac is not None for e in log[1:])
+        assert fresh.status(game)["version"] == len(log)
+    finally:
+        fresh.close()
 
 
 @pytest.mark.clause("SYS.record")
