@@ -10,6 +10,7 @@ import pytest
 from tests.game.conftest import scenario
 
 from ordnance.core.errors import BadInput
+from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import Entry, entry_mac, make_entry, signed
 from ordnance.game.errors import LogMismatch
 from ordnance.game.keystore import KeyStore
@@ -155,3 +156,16 @@ def test_the_head_interval_is_a_setting(monkeypatch):
         head_interval()
     with pytest.raises(BadInput, match="1 entry or more"):
         head_interval(0)
+
+
+@pytest.mark.clause("SYS.record")
+def test_an_export_is_signed_even_when_its_signature_cannot_be_kept(service, monkeypatch):
+    made = service.create(scenario("physical"))
+    phases(service, made, 2)
+
+    def refused(*_: object) -> None:
+        raise StorageError("sqlite:///games.db", "attempt to write a readonly database")
+
+    monkeypatch.setattr(service.store, "add_signature", refused)
+    assert verify(service.export(made.game).encode()).ok
+    assert service.log(made.game)[-1].sig is None  # not kept: the next export signs it again
