@@ -88,7 +88,12 @@ def test_entries_deleted_from_the_database_are_refused_against_the_receipt(
     assert "entry 2" in line and "deleted" in line
     short = tmp_path / "short.json"
     text = out.read_text().splitlines()
+    # Cut after entry 1, which is no signed head: an unsigned tail, refused by itself.
     short.write_text("\n".join([*text[:2], text[2].rstrip(","), *text[-1:]]) + "\n")
+    line = one_line(cli("game", "verify", str(short)), 2)
+    assert "entry 1" in line and "not covered by a signature" in line
+    # Cut at the signed start: only the receipt tells.
+    short.write_text("\n".join([text[0], text[1].rstrip(","), *text[-1:]]) + "\n")
     line = one_line(cli("game", "verify", str(short)), 2)
     assert "entries were deleted" in line
     assert "entries were deleted" in one_line(cli("game", "import", str(short), "--db", db), 2)

@@ -31,6 +31,18 @@ def test_the_hash_is_the_digest_of_the_content(seq, kind, side, body, prev):
     entry = make_entry(seq, kind, side, body, prev)
     assert entry.hash == digest(entry.content())
     assert Entry.from_json(entry.to_json()).check_hash()
+    # As read from a database: the hash checked over the body's stored text.
+    assert entry.body_text is not None and entry.check_hash()
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_stored_body_text_that_is_not_canonical_fails_the_hash():
+    entry = make_entry(1, "seed", "german", {"seed": "x", "epoch": 0}, GENESIS)
+    spaced = Entry(entry.seq, entry.type, entry.side, entry.body, entry.prev, entry.hash,
+                   body_text='{"epoch": 0, "seed": "x"}')  # fmt: skip
+    assert not spaced.check_hash()
+    assert Entry(entry.seq, entry.type, entry.side, entry.body, entry.prev, entry.hash,
+                 body_text=entry.body_text).check_hash()  # fmt: skip
 
 
 @pytest.mark.clause("SYS.record")

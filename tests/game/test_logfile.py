@@ -47,6 +47,11 @@ def lines_of(data: bytes) -> list[bytes]:
     return data.split(b"\n")
 
 
+def covering_head(entries: list[Entry], seq: int) -> int:
+    """The first signed head at or after entry ``seq``: where a change to it is caught."""
+    return next(e.seq for e in entries if e.seq >= seq and e.sig is not None)
+
+
 def opening_of(data: bytes) -> dict:
     """The signer a file's header names."""
     return json.loads(data.split(b"\n", 1)[0] + b"]}")["signer"]
@@ -59,12 +64,13 @@ def the_operators_key() -> Signer:
 
 def rebuilt(entries: list[Entry], game: str, opening: dict, signer: Signer | None = None) -> bytes:
     """The file a forger would write after editing entries and rehashing the whole chain:
-    without the service's key the old signatures stay (and no longer match); with it
-    (``signer``: the operator forging) every entry is signed again."""
+    without the service's key the old signatures stay where they were (and no longer match);
+    with it (``signer``: the operator forging) every entry is signed again."""
     chained, prev = [], GENESIS
     for index, entry in enumerate(entries):
         again = make_entry(index, entry.type, entry.side, entry.body, prev)
-        again = signed(again, signer.sign(again.hash) if signer else str(entry.sig))
+        if signer is not None or entry.sig is not None:
+            again = signed(again, signer.sign(again.hash) if signer else str(entry.sig))
         chained.append(again)
         prev = again.hash
     return export_text(game, chained, opening).encode()
@@ -115,9 +121,12 @@ def test_reordering_two_entries_fails_at_the_first_moved_one(exported):
     swapped = export_text(game, order, opening).encode()
     report = verify(swapped)
     assert not report.ok and report.failure.entry == 3 and "out of order" in report.failure.problem
-    # With every hash and seq rewritten, the signature of the first moved entry fails...
+    # With every hash and seq rewritten, the first signed head after the moved entries fails,
+    # and names the entries it covers...
     report = verify(rebuilt(order, game, opening))
-    assert report.failure.entry == 3 and "signature" in report.failure.problem
+    head = covering_head(order, 3)
+    assert report.failure.entry == head and "signature" in report.failure.problem
+    assert f"entries 1-{head - 1} it covers" in report.failure.problem
     # ...and even the operator, who can sign, is caught by the replay.
     report = verify(rebuilt(order, game, opening, the_operators_key()))
     assert not report.ok and report.failure.entry == 3
@@ -135,7 +144,7 @@ def test_an_altered_die_fails_and_names_its_entry(exported):
     plain = export_text(game, changed, opening).encode()
     assert verify(plain).failure.entry == shot.seq  # its hash no longer matches
     failure = verify(rebuilt(changed, game, opening)).failure
-    assert failure.entry == shot.seq and "signature" in failure.problem
+    assert failure.entry == covering_head(entries, shot.seq) and "signature" in failure.problem
     failure = verify(rebuilt(changed, game, opening, the_operators_key())).failure
     assert failure.entry == shot.seq and "revealed seed gives" in failure.problem
 

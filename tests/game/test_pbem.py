@@ -114,6 +114,9 @@ def test_a_full_player_turn_by_e_mail_with_fair_dice(table):
     assert report["verdict"] == "verified", report["problem"]
     assert report["rolls"] == report["rolls_recomputed"] == 2
     assert len(report["signers"]) == 2  # each side signed its own entries
+    # By e-mail every entry is a signed head of its writer; each copy keeps its MAC on all.
+    assert all(e.sig is not None for e in read_entries(german.service.export(game).encode())[1])
+    assert all(e.mac is not None for e in russian.service.log(game))
 
 
 @pytest.mark.clause("SYS.dice", "SYS.record")

@@ -30,10 +30,18 @@ def test_deleting_the_last_entries_is_refused_against_the_receipt(sqlite_url, ne
     data = played(service, made)
     game, entries = read_entries(data)
     receipt = Receipt(game, len(entries), entries[-1].hash)
+    # Cut after an entry that is no signed head, the log ends in an unsigned tail: refused by
+    # itself, at the first entry no signed head covers.
     cut = export_text(game, entries[:-2], _opening(data)).encode()
-    assert verify(cut).ok  # every remaining entry is signed: only the receipt can tell
+    failure = verify(cut).failure
+    tail = next(e.seq for e in entries if e.sig is None)
+    assert failure.entry == tail and "not covered by a signature" in failure.problem
+    # Cut at a signed head, every remaining entry is covered: only the receipt can tell.
+    kept = 1 + max(e.seq for e in entries[:-1] if e.sig is not None)
+    cut = export_text(game, entries[:kept], _opening(data)).encode()
+    assert verify(cut).ok
     failure = verify(cut, receipt).failure
-    assert failure.entry == len(entries) - 2 and "entries were deleted" in failure.problem
+    assert failure.entry == kept and "entries were deleted" in failure.problem
     # The import into another database refuses it the same way (through the CLI's receipt).
     book = Receipts(tmp_path / "receipts")
     book.keep(receipt)

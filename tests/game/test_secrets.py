@@ -169,6 +169,16 @@ def test_a_migrated_old_database_holds_no_seed_and_plays_on(db_url, tmp_path, sc
         assert report["rolls"] == report["rolls_recomputed"] == 1
     finally:
         service.close()
+    # A fresh process reads the old entry by its signature (it has no MAC) and the new ones by
+    # their MACs.
+    fresh = GameService(db_url, keys=keys, snapshot_every=0)
+    try:
+        log = fresh.log(game)
+        assert log[0].mac is None and log[0].sig is not None
+        assert all(e.mac is not None for e in log[1:])
+        assert fresh.status(game)["version"] == len(log)
+    finally:
+        fresh.close()
 
 
 @pytest.mark.clause("SYS.record")
@@ -196,7 +206,18 @@ def test_a_token_hash_overwritten_in_the_database_does_not_authorize(sqlite_url,
 
 
 @pytest.mark.clause("SYS.record")
-def test_an_entry_written_into_the_database_directly_is_refused(sqlite_url, new_game):
+@pytest.mark.parametrize(
+    ("sig", "mac", "problem"),
+    [
+        ("00" * 64, None, "its signature"),  # as an entry from before MACs
+        (None, None, "it is not signed"),
+        (None, "00" * 32, "its MAC is not this service's"),
+        ("00" * 64, "ab" * 32, "its MAC is not this service's"),
+    ],
+)
+def test_an_entry_written_into_the_database_directly_is_refused(
+    sqlite_url, new_game, sig, mac, problem
+):
     service, made = new_game(sqlite_url)
     service.do(made.game, "german", made.tokens["german"], ["phase", "next"])
     head = service.game(made.game)
@@ -206,17 +227,55 @@ def test_an_entry_written_into_the_database_directly_is_refused(sqlite_url, new_
     engine = sa.create_engine(sqlite_url)
     with engine.begin() as connection:
         connection.execute(
-            sa.text("INSERT INTO entries VALUES (:g, :s, 'command', 'german', :b, :p, :h, :sig)"),
+            sa.text("INSERT INTO entries (game_id, seq, type, side, body, prev, hash, sig, mac)"
+                    " VALUES (:g, :s, 'command', 'german', :b, :p, :h, :sig, :mac)"),
             {"g": made.game, "s": forged.seq, "b": json.dumps(forged.body, sort_keys=True,
-             separators=(",", ":")), "p": forged.prev, "h": forged.hash, "sig": "00" * 64},
+             separators=(",", ":")), "p": forged.prev, "h": forged.hash, "sig": sig, "mac": mac},
         )  # fmt: skip
         connection.execute(sa.text("UPDATE games SET version = version + 1"))
     engine.dispose()
     fresh = GameService(sqlite_url)
     try:
-        with pytest.raises(LogMismatch, match=f"entry {forged.seq}: its signature"):
+        with pytest.raises(LogMismatch, match=f"entry {forged.seq}: {problem}"):
             fresh.status(made.game)
         with pytest.raises(LogMismatch, match=f"entry {forged.seq}"):
             fresh.export(made.game)
+    finally:
+        fresh.close()
+
+
+@pytest.mark.clause("SYS.record")
+def test_an_entry_changed_in_the_database_is_refused_at_that_entry(sqlite_url, new_game):
+    """A die changed in the database and the chain rehashed from there: every rehashed entry
+    loses its MAC, so the first changed one is named (and a signature changed there too)."""
+    service, made = new_game(sqlite_url)
+    german = made.tokens["german"]
+    for words in (["phase", "next"], ["fire", "pak", "--ammo", "AP", "--to-hit", "7"]):
+        service.do(made.game, "german", german, words)
+    service.do(made.game, "german", german, ["fire", "pz4", "--ammo", "AP", "--to-hit", "7"])
+    log = service.log(made.game)
+    service.close()
+    shot = next(e for e in log if e.rolls)
+    body = json.loads(json.dumps(shot.body))
+    body["rolls"][0]["faces"][0] = body["rolls"][0]["faces"][0] % 6 + 1
+    rewritten, prev = [], shot.prev
+    for entry in log[shot.seq :]:
+        again = make_entry(entry.seq, entry.type, entry.side,
+                           body if entry.seq == shot.seq else entry.body, prev)  # fmt: skip
+        rewritten.append(again)
+        prev = again.hash
+    engine = sa.create_engine(sqlite_url)
+    with engine.begin() as connection:
+        for entry in rewritten:
+            connection.execute(
+                sa.text("UPDATE entries SET body = :b, prev = :p, hash = :h WHERE seq = :s"),
+                {"b": json.dumps(entry.body, sort_keys=True, separators=(",", ":")),
+                 "p": entry.prev, "h": entry.hash, "s": entry.seq},
+            )  # fmt: skip
+    engine.dispose()
+    fresh = GameService(sqlite_url)
+    try:
+        with pytest.raises(LogMismatch, match=f"entry {shot.seq}: its MAC is not"):
+            fresh.status(made.game)
     finally:
         fresh.close()

@@ -47,7 +47,12 @@ from typing import Any
 _TUPLE, _LIST, _SET, _MAP, _FRACTION, _ENUM, _CLASS, _BASE = "t", "l", "s", "m", "q", "e", "c", "@"
 
 
-def encode(value: Any, base: Any = None, memo: dict[Any, Any] | None = None) -> Any:
+def encode(
+    value: Any,
+    base: Any = None,
+    memo: dict[Any, Any] | None = None,
+    previous: Mapping[Any, Any] | None = None,
+) -> Any:
     """Plain JSON data for ``value``; a part equal to ``base``'s part at the same path of
     dataclass fields is written as that path.
 
@@ -56,14 +61,21 @@ def encode(value: Any, base: Any = None, memo: dict[Any, Any] | None = None) -> 
     against the same base part) is encoded once. Values must not change while it is in use.
     Raises TypeError for a value of a kind the codec does not know (nothing is guessed).
 
+    ``previous``: the memo of an earlier encoding (a snapshot before this one); a part found
+    there is taken from it and kept in ``memo``, so only what changed since is encoded again.
+
     >>> shared = (1, 2)
     >>> memo: dict[Any, Any] = {}
     >>> encode([shared], memo=memo)["l"][0] is encode((shared, 3), memo=memo)["t"][0]
     True
+    >>> later: dict[Any, Any] = {}
+    >>> again = encode([shared], memo=later, previous=memo)["l"][0]
+    >>> again is memo[(id(shared), id(_NOTHING), ())][2]
+    True
     """
     if memo is None:
         return _encode(value, base, ())
-    return _Memo(memo).encode(value, base, ())
+    return _Memo(memo, previous).encode(value, base, ())
 
 
 def decode(data: Any, base: Any = None) -> Any:
@@ -140,8 +152,9 @@ def _encode(
 class _Memo:
     """:func:`_encode` that remembers what it wrote for each container it met."""
 
-    def __init__(self, memo: dict[Any, Any]) -> None:
+    def __init__(self, memo: dict[Any, Any], previous: Mapping[Any, Any] | None = None) -> None:
         self.memo = memo
+        self.previous = previous or {}
 
     def encode(self, value: Any, mirror: Any, path: tuple[str, ...]) -> Any:
         if value is None or isinstance(value, (bool, str, int, float, enum.Enum, Fraction)):
@@ -149,8 +162,12 @@ class _Memo:
         key = (id(value), id(mirror), path)
         found = self.memo.get(key)
         if found is None:
-            # The memo holds the objects too, so no id in its keys is reused while it lives.
-            found = self.memo[key] = (value, mirror, _encode(value, mirror, path, self.encode))
+            found = self.previous.get(key)
+            # The memos hold the objects too, so no id in their keys is reused while they
+            # live; the same objects mean the same (frozen) parts.
+            if found is None or found[0] is not value or found[1] is not mirror:
+                found = (value, mirror, _encode(value, mirror, path, self.encode))
+            self.memo[key] = found
         return found[2]
 
 

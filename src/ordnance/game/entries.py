@@ -3,8 +3,14 @@
 An entry is ``{seq, type, side, body, prev}`` plus its ``hash``: the SHA-256 of the canonical
 JSON (sorted keys, no spaces, UTF-8) of the other five fields. ``prev`` is the previous entry's
 hash (64 zeros for the first), so changing, dropping or reordering any entry breaks every hash
-after it. ``sig`` is the writer's Ed25519 signature of the hash (:mod:`.signing`); it is not
-part of what the hash covers (None only before signing existed).
+after it. Neither of the two marks below is part of what the hash covers:
+
+* ``sig``: the writer's Ed25519 signature of the hash (:mod:`.signing`), on the entries that
+  are signed heads. Through the chain it vouches for this entry and every entry before it
+  that the same key wrote. Logs written before heads were signed carry one on every entry.
+* ``mac``: the service's HMAC of the hash, on every entry it stores (never exported: only the
+  key store's holder can check it). It is how the service knows an entry in its database was
+  written by itself, without an Ed25519 check per entry.
 
 Entry types and their bodies:
 
@@ -31,6 +37,7 @@ Entry types and their bodies:
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -39,6 +46,7 @@ from typing import Any
 from ordnance.core.errors import BadInput
 
 GENESIS = "0" * 64
+_MAC_DOMAIN = b"ordnance-entry-mac-v1\x00"
 # A string as canonical() writes it (the JSON encoder's own function for ensure_ascii=False).
 _string = json.encoder.encode_basestring
 TYPES = (
@@ -50,6 +58,13 @@ TYPES = (
 # What json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False) builds on
 # every call, built once.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# The standard library's C encoder with exactly the arguments JSONEncoder.iterencode gives it,
+# so the bytes are the same, called directly (without the circular-reference check: a body is
+# JSON data, never a cycle; one would end in RecursionError). None without the C speedups.
+_C_MAKE: Any = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODE: Any = _C_MAKE and _C_MAKE(
+    None, _CANONICAL.default, _string, None, ":", ",", True, False, True
+)
 
 
 def canonical(data: Any) -> str:
@@ -59,7 +74,9 @@ def canonical(data: Any) -> str:
     ...     {"b": [1, None], "a": "é"}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     True
     """
-    return _CANONICAL.encode(data)
+    if _C_ENCODE is None:
+        return _CANONICAL.encode(data)
+    return "".join(_C_ENCODE(data, 0))
 
 
 def digest(content: Mapping[str, Any]) -> str:
@@ -79,6 +96,8 @@ class Entry:
     sig: str | None = None
     # The body's canonical JSON when this entry was just made (storage writes it as is).
     body_text: str | None = field(default=None, compare=False, repr=False)
+    # The service's MAC of the hash (stored with the entry, never exported).
+    mac: str | None = field(default=None, compare=False, repr=False)
 
     def content(self) -> dict[str, Any]:
         """What the hash covers."""
@@ -123,6 +142,12 @@ class Entry:
         return cls(seq, kind, side, dict(body), data["prev"], data["hash"], sig)
 
     def check_hash(self) -> bool:
+        """Whether the hash is that of the content (of the body's text as stored, when the
+        entry was read from a database: the service stores every body canonical)."""
+        if self.body_text is not None:
+            return (
+                _chain_hash(self.seq, self.type, self.side, self.body_text, self.prev) == self.hash
+            )
         return digest(self.content()) == self.hash
 
 
@@ -130,25 +155,56 @@ def signed(entry: Entry, sig: str) -> Entry:
     """The entry with its writer's signature."""
     return Entry(
         entry.seq, entry.type, entry.side, entry.body, entry.prev, entry.hash, sig,
-        body_text=entry.body_text,
+        body_text=entry.body_text, mac=entry.mac,
     )  # fmt: skip
 
 
-def make_entry(seq: int, kind: str, side: str | None, body: Mapping[str, Any], prev: str) -> Entry:
-    """A new entry, hashed and chained to ``prev``.
+def entry_mac(key: bytes, entry_hash: str) -> str:
+    """The service's MAC of an entry: HMAC-SHA256 keyed from its key store, over the hash.
+
+    >>> len(entry_mac(bytes(32), "ab" * 32)), entry_mac(bytes(32), "ab" * 32) == entry_mac(
+    ...     bytes(32), "cd" * 32)
+    (64, False)
+    """
+    return hmac.digest(key, _MAC_DOMAIN + entry_hash.encode("ascii"), "sha256").hex()
+
+
+def with_mac(entry: Entry, key: bytes) -> Entry:
+    """The entry with the service's MAC (an entry taken from a file, once verified)."""
+    return Entry(
+        entry.seq, entry.type, entry.side, entry.body, entry.prev, entry.hash, entry.sig,
+        body_text=entry.body_text, mac=entry_mac(key, entry.hash),
+    )  # fmt: skip
+
+
+def _chain_hash(seq: int, kind: str, side: str | None, text: str, prev: str) -> str:
+    """digest(content) around the body's canonical text: canonical(content) spelled out, the
+    keys in sorted order (body, prev, seq, side, type), each string as json.dumps writes it
+    with ensure_ascii=False. Equal to digest(content) (tests/game/test_entry_hash.py)."""
+    named = "null" if side is None else _string(side)
+    whole = (
+        f'{{"body":{text},"prev":{_string(prev)},"seq":{int(seq)},'
+        f'"side":{named},"type":{_string(kind)}}}'
+    )
+    return hashlib.sha256(whole.encode("utf-8")).hexdigest()
+
+
+def make_entry(
+    seq: int,
+    kind: str,
+    side: str | None,
+    body: Mapping[str, Any],
+    prev: str,
+    *,
+    mac_key: bytes | None = None,
+) -> Entry:
+    """A new entry, hashed and chained to ``prev`` (with ``mac_key``: and MACed).
 
     The body goes through its JSON text once, so the entry equals what a reader gets back
     (tuples become lists) and the hash is the one a verifier recomputes.
     """
     text = canonical(body)
     plain: dict[str, Any] = json.loads(text)
-    # canonical(content) spelled out around the body's text, which is already canonical: the
-    # keys in sorted order (body, prev, seq, side, type), each string as json.dumps writes it
-    # with ensure_ascii=False. Equal to digest(content) (tests/game/test_entry_hash.py).
-    named = "null" if side is None else _string(side)
-    whole = (
-        f'{{"body":{text},"prev":{_string(prev)},"seq":{int(seq)},'
-        f'"side":{named},"type":{_string(kind)}}}'
-    )
-    hashed = hashlib.sha256(whole.encode("utf-8")).hexdigest()
-    return Entry(seq, kind, side, plain, prev, hashed, body_text=text)
+    hashed = _chain_hash(seq, kind, side, text, prev)
+    mac = None if mac_key is None else entry_mac(mac_key, hashed)
+    return Entry(seq, kind, side, plain, prev, hashed, body_text=text, mac=mac)

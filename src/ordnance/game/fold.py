@@ -35,7 +35,7 @@ from ordnance.game.errors import LogMismatch
 from ordnance.game.fairdice import check_entropy, commitment
 from ordnance.game.registry import ruleset
 from ordnance.game.scenario import Scenario
-from ordnance.game.signing import declared_key, fingerprint, valid
+from ordnance.game.signing import Coverage, declared_key, fingerprint, valid
 
 
 @dataclass(frozen=True)
@@ -234,11 +234,19 @@ def signing_key(game: Game | None, entry: Entry) -> str | None:
     return game.custodian
 
 
-def check_signed(game: Game | None, entry: Entry, legacy_key: str | None = None) -> None:
-    """Refuse ``entry`` unless its writer's key (:func:`signing_key`) signed it.
+def check_signed(
+    game: Game | None,
+    entry: Entry,
+    legacy_key: str | None = None,
+    coverage: Coverage | None = None,
+) -> str:
+    """The key that wrote ``entry`` (:func:`signing_key`), once its signature is checked.
 
     ``game`` is the game before the entry (None for the start entry, whose key is the one it
-    declares, or ``legacy_key`` for a game started before signing).
+    declares, or ``legacy_key`` for a game started before signing). Without ``coverage`` the
+    entry must carry that key's signature itself (an entry the service stored before it kept
+    MACs); with it, a signature the entry carries must be valid, and an unsigned entry waits
+    for a later head of the same key to cover it (:class:`~.signing.Coverage`).
     """
     try:
         key = signing_key(game, entry)
@@ -249,15 +257,19 @@ def check_signed(game: Game | None, entry: Entry, legacy_key: str | None = None)
     if key is None:
         who = f"{entry.side} has not joined the game" if entry.side else "no key is known"
         raise LogMismatch(entry.seq, f"its signature cannot be checked: {who}")
+    writer = entry.side if game is not None and game.by_email and entry.side else "service"
+    if coverage is not None:
+        coverage.add(entry.seq, key, entry.hash, entry.sig, writer)
+        return key
     if entry.sig is None:
         raise LogMismatch(entry.seq, "it is not signed")
     if not valid(key, entry.hash, entry.sig):
-        writer = entry.side if game is not None and game.by_email and entry.side else "service"
         raise LogMismatch(
             entry.seq,
             f"its signature is not the {writer}'s (key {fingerprint(key)}): it was changed,"
             " or written by someone else",
         )
+    return key
 
 
 def apply_entry(game: Game, entry: Entry, *, folded: Any = None) -> Game:

@@ -6,7 +6,8 @@ not find in it anything that tells them a roll ahead, or lets them write as the 
 service keeps its secrets in a folder of its own user, created on first use:
 
 =====================  ===========================================================================
-``signing.key``        the service's Ed25519 private key (hex), made on first use
+``signing.key``        the service's Ed25519 private key (hex), made on first use; the keys of
+                       the token MACs and of the entry MACs are derived from it
 ``seeds/<SHA-256>``    one secret seed (hex) per file, named by its SHA-256: the commitment the
                        log publishes. Content-addressed, so games of several databases (or a game
                        and its imported copy) never collide, and a seed is found from the log alone
@@ -73,6 +74,7 @@ class KeyStore:
         self.path = Path(path).expanduser() if path is not None else default_keys()
         self._key: bytes | None = None
         self._token_key: bytes | None = None
+        self._entry_key: bytes | None = None
 
     # --- the folder --------------------------------------------------------------------------
 
@@ -162,6 +164,14 @@ class KeyStore:
             key = self.private_key()
             self._token_key = hmac.new(key, b"ordnance-token-mac-v1", hashlib.sha256).digest()
         return self._token_key
+
+    def entry_key(self) -> bytes:
+        """The key of the entries' MACs (:func:`ordnance.game.entries.entry_mac`), derived
+        from the signing key like the token key, and apart from it."""
+        if self._entry_key is None:
+            key = self.private_key()
+            self._entry_key = hmac.new(key, b"ordnance-entry-mac-v1", hashlib.sha256).digest()
+        return self._entry_key
 
     # --- seeds -------------------------------------------------------------------------------
 

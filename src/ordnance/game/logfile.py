@@ -2,22 +2,28 @@
 
 The file is one JSON document laid out one entry per line::
 
-    {"format":"ordnance-log","version":2,"game":"<id>","signer":{"fingerprint":...,
+    {"format":"ordnance-log","version":3,"game":"<id>","signer":{"fingerprint":...,
     "public_key":...},"entries":[
     <entry 0 as canonical JSON, with its "sig">,
-    <entry 1>
+    <entry 1, with a "sig" if it is a signed head>
     ]}
 
 (the header is one line; ``signer`` is the key the log opens with: the one its start entry
-declares, or for a game started before signing the exporting service's.) Verification checks,
-and names the first entry that fails:
+declares, or for a game started before signing the exporting service's.) Version 3 signs heads:
+an entry carries a ``sig`` when it is a signed head, and the last entry always is one. Version 2
+files (a ``sig`` on every entry) are read by the same rules. Verification checks, and names the
+first entry that fails:
 
 1. the layout, byte for byte: every entry line is its entry's canonical JSON, so changing any
    byte (even whitespace) is noticed;
 2. the chain: entry ``k`` has ``seq`` k, its hash matches its content, and its ``prev`` is the
    hash of entry ``k-1`` (a reordering breaks both);
-3. the signatures: every entry is signed by its writer's key (:func:`.fold.signing_key`), so
-   an entry changed and rehashed, or entries swapped and rehashed, fail at the first one;
+3. the signatures: every signature an entry carries is its writer's (:func:`.fold.signing_key`),
+   and every entry is covered by one, on its own or a later head of the same writer
+   (:class:`.signing.Coverage`). An entry changed and rehashed, or entries swapped and
+   rehashed, fail at the first signed head after them (the problem names the entries that
+   head covers); an unsigned tail fails at its first entry. These are checked before 4 and
+   5, so a file changed by someone without the key is reported as such;
 4. the replay: every command is run again through the ruleset against the state the entries
    before it fold to, and must give the same rolls, events and ruling; undo, seed and reveal
    entries must be ones the rules allow;
@@ -49,18 +55,19 @@ from ordnance.game.fairdice import commitment, faces
 from ordnance.game.fold import Game, apply_entry, command_body
 from ordnance.game.pbem import check_secret
 from ordnance.game.receipts import Receipt
-from ordnance.game.signing import declared_key, fingerprint
+from ordnance.game.signing import Coverage, declared_key, fingerprint
 
 FORMAT = "ordnance-log"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+READS = (2, 3)  # version 2: every entry signed; version 3: signed heads
 _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,40}")
 _FOOTER = "]}"
 
 
-def _header_line(game: str, opening: Mapping[str, str]) -> str:
+def _header_line(game: str, opening: Mapping[str, str], version: int = FORMAT_VERSION) -> str:
     # Fixed key order (the entries last, so the file reads top-down); the signer canonical.
     return (
-        f'{{"format":"{FORMAT}","version":{FORMAT_VERSION},"game":{json.dumps(game)},'
+        f'{{"format":"{FORMAT}","version":{version},"game":{json.dumps(game)},'
         f'"signer":{canonical(dict(opening))},"entries":['
     )
 
@@ -94,11 +101,12 @@ def _header(raw: bytes) -> tuple[str, str]:
         raise LogMismatch(None, error.problem) from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise LogMismatch(None, f"not an {FORMAT} header")
-    if header.get("version") != FORMAT_VERSION:
+    version = header.get("version")
+    if isinstance(version, bool) or version not in READS:
         raise LogMismatch(
             None,
-            f"an {FORMAT} of version {header.get('version')}: this version reads version"
-            f" {FORMAT_VERSION} (signed entries); export it again with this version",
+            f"an {FORMAT} of version {version}: this version reads versions"
+            f" {READS[0]}-{READS[-1]} (signed logs); export it again with this version",
         )
     game = header.get("game")
     if not isinstance(game, str) or not _GAME_ID.fullmatch(game):
@@ -107,7 +115,7 @@ def _header(raw: bytes) -> tuple[str, str]:
         opening = declared_key(header)
     except ValueError as error:
         raise LogMismatch(None, f"the header's signer: {error}") from None
-    if _header_line(game, header["signer"]) != text:
+    if _header_line(game, header["signer"], int(version)) != text:
         raise LogMismatch(None, "the header is not in its canonical form (bytes were changed)")
     return game, opening
 
@@ -176,8 +184,10 @@ class Counts:
     recomputed: int = 0
     unrevealed: int = 0
     physical: int = 0
-    # fingerprint -> number of entries that key signed, in order of first use
+    # fingerprint -> number of entries that key wrote (each covered by one of its signed
+    # heads), in order of first use
     signers: dict[str, int] = field(default_factory=dict)
+    heads: int = 0  # signatures checked
     legacy: bool = False
 
 
@@ -220,6 +230,7 @@ class Report:
             "signers": [
                 {"fingerprint": key, "entries": n} for key, n in self.counts.signers.items()
             ],
+            "signed_heads": self.counts.heads,
             "legacy_start": self.counts.legacy,
             "receipt": None if self.receipt is None else self.receipt.to_json(),
             "failed_entry": None if failure is None else failure.entry,
@@ -235,9 +246,9 @@ def _explain(report: Report) -> str:
     c = report.counts
     keys = ", ".join(f"{key} ({n})" for key, n in c.signers.items())
     text = (
-        f"{report.verdict.upper()}: all {c.entries} entries chain, are signed (keys: {keys}) and"
-        f" replay; {c.commands} commands give the same events; {c.recomputed} of {c.rolls} rolls"
-        " were recomputed"
+        f"{report.verdict.upper()}: all {c.entries} entries chain, are covered by {c.heads}"
+        f" signed heads of their writers (keys: {keys}) and replay; {c.commands} commands give"
+        f" the same events; {c.recomputed} of {c.rolls} rolls were recomputed"
     )
     if c.physical:
         text += f", {c.physical} were physical dice as entered"
@@ -302,6 +313,8 @@ def read_verified(data: bytes, legacy_key: str | None = None) -> tuple[list[Entr
 
 
 def _replay(game_id: str, log: list[Entry], counts: Counts, opening: str) -> Game:
+    """Fold the log checking every signature and that every entry is covered, then replay
+    every command against the game before it."""
     first = log[0]
     legacy = "signer" not in first.body
     counts.legacy = legacy
@@ -312,22 +325,29 @@ def _replay(game_id: str, log: list[Entry], counts: Counts, opening: str) -> Gam
             raise LogMismatch(0, f"the start entry's signer: {error}") from None
         if declared != opening:
             raise LogMismatch(None, "it names another key than the game's start entry")
-    fold.check_signed(None, first, opening)
+    coverage = Coverage()
+    fold.check_signed(None, first, opening, coverage)
     _count_signer(counts, opening)
     game = fold.start(first, opening if legacy else None)
     if game.id != game_id:
         # Entry 0 passed its hash check, so the header is what was changed.
         raise LogMismatch(None, f"it names game {game_id}, but the log is game {game.id}")
-    seeds = _revealed_seeds(log)
+    # First the signatures, over the whole log (the fold tells each entry's writer), so a
+    # file changed by someone without the key is reported as that before any replay fails.
+    before: list[Game] = []
     for entry in log[1:]:
-        fold.check_signed(game, entry)
-        key = fold.signing_key(game, entry)
-        _count_signer(counts, key or "")
-        if entry.type == "command":
-            _check_command(game, entry, seeds, counts)
-        elif entry.type == "refused":
-            _check_refused(game, entry, counts)
+        key = fold.check_signed(game, entry, coverage=coverage)
+        _count_signer(counts, key)
+        before.append(game)
         game = apply_entry(game, entry)
+    coverage.finish()
+    counts.heads = sum(1 for e in log if e.sig is not None)
+    seeds = _revealed_seeds(log)
+    for entry, state in zip(log[1:], before, strict=True):
+        if entry.type == "command":
+            _check_command(state, entry, seeds, counts)
+        elif entry.type == "refused":
+            _check_refused(state, entry, counts)
     return game
 
 

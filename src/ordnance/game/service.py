@@ -6,10 +6,14 @@ moved meanwhile. Tokens are checked on every write; dice are fair (:mod:`.fairdi
 committed server seed with the client's fresh ``entropy`` for each command that rolls) or, when
 the scenario says ``dice: physical``, entered with ``--dice``.
 
-The service's secrets (server seeds, the signing key, the key of the token MACs) live in its key
-store (:mod:`.keystore`), never in the database; every entry it writes is signed, and every
-entry it reads from the database is checked (hash, chain, signature) before it is believed, so
-an entry written into the database behind the service's back is refused, naming its seq.
+The service's secrets (server seeds, the signing key, the keys of the token and entry MACs)
+live in its key store (:mod:`.keystore`), never in the database. Every entry it writes carries
+its MAC, and every entry it reads from the database is checked (hash, chain, MAC) before it is
+believed, so an entry written into the database behind the service's back is refused, naming
+its seq. Heads are signed with the service's Ed25519 key (:mod:`.signing`): the start, every
+resume, join and reveal, the last entry of an append that passes a multiple of K
+(``sign_every``, ``$ORDNANCE_SIGN_EVERY``, default 100) or makes a snapshot, the end of the
+scenario, and whatever head an export hands out; in a game by e-mail, every entry.
 
 >>> import tempfile, pathlib
 >>> from ordnance.game.scenario import scenario_from_mapping
@@ -33,6 +37,7 @@ ordnance.game.errors.NotAuthorized: not authorized: that is not the token of sid
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -45,7 +50,8 @@ from ordnance import __version__
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.ruleset import Command
 from ordnance.game import fold, snapshots
-from ordnance.game.entries import GENESIS, Entry, make_entry, signed
+from ordnance.game.dberrors import StorageError
+from ordnance.game.entries import GENESIS, Entry, entry_mac, make_entry, signed, with_mac
 from ordnance.game.errors import LogMismatch, NotAuthorized, StaleState
 from ordnance.game.fairdice import (
     FairDice,
@@ -62,7 +68,7 @@ from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import export_text, header_game, read_verified
 from ordnance.game.pbem import Invitation, ProbeDice, RollsNeeded, new_code, other_side
 from ordnance.game.scenario import Scenario, load_scenario_file
-from ordnance.game.signing import Signer, fingerprint
+from ordnance.game.signing import Signer, fingerprint, head_interval
 from ordnance.game.storage import Store, database_url
 from ordnance.game.tokens import mac_of_hash, new_token, token_hash, token_mac
 
@@ -171,12 +177,15 @@ class GameService:
         *,
         keys: str | Path | KeyStore | None = None,
         snapshot_every: int | None = None,
+        sign_every: int | None = None,
     ) -> None:
         self.keys = keys if isinstance(keys, KeyStore) else KeyStore(keys)
         self.store = Store(database_url(url), self.keys)
         self._signer: Signer | None = None
         # A snapshot of the folded game every K entries (game/snapshots.py).
         self.snapshot_every = snapshots.every(snapshot_every)
+        # A signed head at least every K entries (game/signing.py).
+        self.sign_every = head_interval(sign_every)
         # Folded games by id, brought up to date from the log on every use.
         self._games: dict[str, Game] = {}
         # Token MACs never change once stored: read each once.
@@ -197,8 +206,21 @@ class GameService:
             self._signer = Signer(self.keys.private_key())
         return self._signer
 
-    def _sign(self, entry: Entry) -> Entry:
-        return signed(entry, self.signer.sign(entry.hash))
+    def _entry(
+        self,
+        seq: int,
+        kind: str,
+        side: str | None,
+        body: Mapping[str, Any],
+        prev: str,
+        *,
+        sign: bool = False,
+    ) -> Entry:
+        """A new entry written by this service: MACed, and with ``sign`` a signed head (the
+        entries that declare a key, and a reveal, always are; :meth:`_store` signs the others
+        that need it)."""
+        entry = make_entry(seq, kind, side, body, prev, mac_key=self.keys.entry_key())
+        return signed(entry, self.signer.sign(entry.hash)) if sign else entry
 
     # --- making games -----------------------------------------------------------------------
 
@@ -237,7 +259,7 @@ class GameService:
             seed = server_seed if server_seed is not None else new_server_seed()
             # The seed is in the key store before the game that commits to it exists.
             body["commitment"] = self.keys.put_seed(seed)
-        first = self._sign(make_entry(0, "start", None, body, GENESIS))
+        first = self._entry(0, "start", None, body, GENESIS, sign=True)
         game = fold.start(first)
         playing = [by_email] if by_email is not None else list(scenario.sides)
         tokens = {side: new_token() for side in playing}
@@ -296,11 +318,13 @@ class GameService:
         else:
             body = {"reason": "imported", "signer": self.signer.declaration()}
         if game.dice.mode == "fair" or game.custodian != self.signer.public_key:
-            resume = self._sign(make_entry(game.version, "resume", None, body, game.head))
+            resume = self._entry(game.version, "resume", None, body, game.head, sign=True)
             game = apply_entry(game, resume)
             new.append(resume)
         tokens = {side: new_token() for side in game.sides}
-        self.store.create(game.id, game.scenario.ruleset, [*log, *new], self._macs(game.id, tokens))
+        self.store.create(
+            game.id, game.scenario.ruleset, [*self._macked(log), *new], self._macs(game.id, tokens)
+        )
         self._games[game.id] = game
         promised = game.dice.commitments[game.dice.epoch] if game.dice.commitments else None
         return NewGame(
@@ -322,11 +346,11 @@ class GameService:
                 " a key store of their own ($ORDNANCE_KEYS)",
             )
         body = {"code": invitation.code, "signer": self.signer.declaration()}
-        entry = self._sign(make_entry(game.version, "join", invitation.side, body, game.head))
+        entry = self._entry(game.version, "join", invitation.side, body, game.head, sign=True)
         game = apply_entry(game, entry)
         tokens = {invitation.side: new_token()}
         self.store.create(
-            game.id, game.scenario.ruleset, [*log, entry], self._macs(game.id, tokens)
+            game.id, game.scenario.ruleset, [*self._macked(log), entry], self._macs(game.id, tokens)
         )
         self._games[game.id] = game
         return NewGame(
@@ -356,7 +380,7 @@ class GameService:
                 )
             game = apply_entry(game, entry)
         if new:
-            self._store(held, new, game)
+            self._store(held, self._macked(new), game, own=False)
         then = self._follow_up(game)
         final = self.game(game_id)
         return Appended(game_id, len(new), final.version, final.head, tuple(then))
@@ -386,8 +410,7 @@ class GameService:
             log = self.store.entries(game_id, game.version) if game.version < version else []
             folded_from = version  # entries another process stored: it took the snapshots
         for entry in log:
-            _check_stored(entry)
-            fold.check_signed(game, entry)
+            self._check_stored(game, entry)
             game = apply_entry(game, entry)
         self._games[game_id] = game
         if snapshots.due(folded_from, game.version, self.snapshot_every):
@@ -395,11 +418,36 @@ class GameService:
         return game
 
     def _start(self, entry: Entry) -> Game:
-        _check_stored(entry)
         # A game started before signing (migration 0002 signed it with this service's key).
         legacy = None if "signer" in entry.body else self.signer.public_key
-        fold.check_signed(None, entry, legacy)
+        self._check_stored(None, entry, legacy)
         return fold.start(entry, legacy)
+
+    def _check_stored(self, game: Game | None, entry: Entry, legacy: str | None = None) -> None:
+        """Believe an entry read from the database only if this service wrote it there.
+
+        Its hash must match its content, and its MAC must be this service's (only the key
+        store's holder can make one); a signed head's signature must hold too. An entry stored
+        before MACs were kept (migration 0004) must carry its writer's own signature instead.
+        """
+        if not entry.check_hash():
+            raise LogMismatch(entry.seq, "its hash does not match its content in the database")
+        if entry.mac is not None:
+            if not hmac.compare_digest(entry_mac(self.keys.entry_key(), entry.hash), entry.mac):
+                raise LogMismatch(
+                    entry.seq,
+                    "its MAC is not this service's: it was written into the database, or"
+                    " changed there, by someone without the service's key store",
+                )
+            if entry.sig is None:
+                return
+        fold.check_signed(game, entry, legacy)
+
+    def _macked(self, log: Sequence[Entry]) -> list[Entry]:
+        """Entries taken from a verified file, with this service's MAC (kept as they are
+        otherwise: their writers' signatures go on with them)."""
+        key = self.keys.entry_key()
+        return [e if e.mac is not None else with_mac(e, key) for e in log]
 
     def _opening(self, first: Entry) -> dict[str, str]:
         """The key the log opens with, as an export's header names it: the one its start
@@ -454,8 +502,23 @@ class GameService:
         }  # fmt: skip
 
     def export(self, game_id: str) -> str:
-        """The log as one JSON file (one entry per line, hash-chained, signed)."""
-        log = self.log(game_id)
+        """The log as one JSON file (one entry per line, hash-chained, its heads signed).
+
+        The head the file ends with leaves the service here, for readers who cannot check a
+        MAC: unless it is signed already, this service signs it (and keeps the signature), so
+        every entry of the file is covered by a signed head.
+        """
+        game = self.game(game_id)
+        log = self.store.entries(game_id, 0, game.version)
+        last = log[-1]
+        if last.sig is None and fold.signing_key(game, last) == self.signer.public_key:
+            sig = self.signer.sign(last.hash)
+            # Kept for later exports (after more entries, the next head covers this one). A
+            # database this process cannot write still exports: Ed25519 signs the same head
+            # the same way next time.
+            with contextlib.suppress(StorageError):
+                self.store.add_signature(game_id, last.seq, sig)
+            log[-1] = signed(last, sig)
         return export_text(game_id, log, self._opening(log[0]))
 
     # --- writing -----------------------------------------------------------------------------
@@ -538,7 +601,7 @@ class GameService:
             dice.check_all_used()
         elif dice.rolls:
             body["entropy"] = entropy
-        entry = self._sign(make_entry(game.version, "command", side, body, game.head))
+        entry = self._entry(game.version, "command", side, body, game.head)
         after = apply_entry(game, entry, folded=folded)
         new: list[Entry] = [entry]
         if after.dice.mode == "fair" and after.rules.is_over(after.state):
@@ -556,11 +619,9 @@ class GameService:
             secret = new_server_seed()
             promised = self.keys.put_seed(secret)
             proposal = {"command": command.to_json(), "commitment": promised}
-            entry = self._sign(
-                make_entry(game.version, "propose", command.side, proposal, game.head)
-            )
+            entry = self._entry(game.version, "propose", command.side, proposal, game.head)
             return self._store(game, [entry], apply_entry(game, entry))
-        entry = self._sign(make_entry(game.version, "command", command.side, body, game.head))
+        entry = self._entry(game.version, "command", command.side, body, game.head)
         return self._store(game, [entry], apply_entry(game, entry), body["ruling"])
 
     def _follow_up(self, game: Game) -> list[Applied]:
@@ -572,7 +633,7 @@ class GameService:
         if pending.entropy is None and pending.side not in mine:
             body = {"proposal": pending.seq, "entropy": new_entropy()}
             answerer = sorted(mine)[0]
-            entry = self._sign(make_entry(game.version, "answer", answerer, body, game.head))
+            entry = self._entry(game.version, "answer", answerer, body, game.head)
             return [self._store(game, [entry], apply_entry(game, entry))]
         if pending.entropy is not None and pending.side in mine:
             return [self._resolve(game)]
@@ -601,7 +662,7 @@ class GameService:
             rolls = [r.to_json() for r in dice.rolls]
             body = {**closing, "command": command.to_json(), "rolls": rolls, "reason": str(refusal)}
             kind, ruling = "refused", None
-        entry = self._sign(make_entry(game.version, kind, pending.side, body, game.head))
+        entry = self._entry(game.version, kind, pending.side, body, game.head)
         applied = self._store(game, [entry], apply_entry(game, entry), ruling)
         self.keys.forget_seed(pending.commitment)
         return applied
@@ -613,7 +674,7 @@ class GameService:
         game = self._authorized(game_id, side, token, expect_version)
         fold.check_open(game)
         last = fold.check_undo(game, side)
-        entry = self._sign(make_entry(game.version, "undo", side, {"undone": last.seq}, game.head))
+        entry = self._entry(game.version, "undo", side, {"undone": last.seq}, game.head)
         return self._store(game, [entry], apply_entry(game, entry))
 
     def add_seed(
@@ -623,7 +684,7 @@ class GameService:
         game = self._authorized(game_id, side, token, expect_version)
         fold.check_seed(game, side)
         body = {"seed": check_side_seed(seed), "epoch": game.dice.epoch}
-        entry = self._sign(make_entry(game.version, "seed", side, body, game.head))
+        entry = self._entry(game.version, "seed", side, body, game.head)
         return self._store(game, [entry], apply_entry(game, entry))
 
     def consent(
@@ -633,7 +694,7 @@ class GameService:
         game = self._authorized(game_id, side, token, expect_version)
         fold.check_consent(game, side)
         body = {"epoch": game.dice.epoch}
-        entry = self._sign(make_entry(game.version, "consent", side, body, game.head))
+        entry = self._entry(game.version, "consent", side, body, game.head)
         after = apply_entry(game, entry)
         new: list[Entry] = [entry]
         if after.dice.consents == frozenset(after.sides):
@@ -699,13 +760,34 @@ class GameService:
             )
         return seed
 
+    def _heads(self, game: Game, new: list[Entry], after: Game) -> list[Entry]:
+        """``new`` with the heads signed that this service signs as it writes.
+
+        Besides the entries that always are (start, resume, join, reveal): the last new entry
+        when the append passes a multiple of the head interval K or makes a snapshot, and when
+        the scenario is over. In a game by e-mail every entry its side writes (they are few,
+        and each leaves in a file).
+        """
+        last = new[-1]
+        if game.by_email:
+            return [e if e.sig is not None else signed(e, self.signer.sign(e.hash)) for e in new]
+        if last.sig is not None:
+            return new
+        if not (
+            snapshots.due(game.version, after.version, self.sign_every)
+            or snapshots.due(game.version, after.version, self.snapshot_every)
+            or after.rules.is_over(after.state)
+        ):
+            return new
+        return [*new[:-1], signed(last, self.signer.sign(last.hash))]
+
     def _reveal(self, game: Game) -> Entry:
         body = {
             "epoch": game.dice.epoch,
             "seed": self._server_seed(game).hex(),
             "next_commitment": self.keys.put_seed(new_server_seed()),
         }
-        return self._sign(make_entry(game.version, "reveal", None, body, game.head))
+        return self._entry(game.version, "reveal", None, body, game.head, sign=True)
 
     def _store(
         self,
@@ -713,7 +795,16 @@ class GameService:
         new: list[Entry],
         after: Game,
         ruling: Mapping[str, Any] | None = None,
+        *,
+        own: bool = True,
     ) -> Applied:
+        """Append ``new`` (decided on ``game``, giving ``after``) in one transaction.
+
+        ``own``: this service wrote the entries, and signs the heads among them that need it
+        (see :meth:`_heads`); entries taken from a file keep their writers' signatures.
+        """
+        if own:
+            new = self._heads(game, new, after)
         try:
             self.store.append(game.id, game.version, new)
         except StaleState:
@@ -727,8 +818,3 @@ class GameService:
         if snapshots.due(game.version, after.version, self.snapshot_every):
             snapshots.save(self.store, after, self.signer)
         return Applied(game.id, tuple(new), after.version, ruling)
-
-
-def _check_stored(entry: Entry) -> None:
-    if not entry.check_hash():
-        raise LogMismatch(entry.seq, "its hash does not match its content in the database")

@@ -1,9 +1,16 @@
-"""Ed25519 signatures on log entries (SYS.record).
+"""Ed25519 signatures on the heads of a game log (SYS.record).
 
-Every entry's hash (which covers its content and, through ``prev``, every entry before it) is
-signed by the key of whoever wrote it: the game service, or in a game played by e-mail the side's
-own client. A signature is over ``"ordnance-entry-v1" NUL <hash, hex>``; a key is known by its
-fingerprint, the first 32 hex digits of the SHA-256 of its 32 raw public bytes.
+An entry's hash covers its content and, through ``prev``, every entry before it. So a signature
+of entry N's hash (a *signed head*, as Certificate Transparency signs its tree heads) vouches
+for entry N and for every earlier entry written by the same key. The writer is the game
+service, or in a game played by e-mail the side's own client (:func:`.fold.signing_key`). A
+signature is over ``"ordnance-entry-v1" NUL <hash, hex>``; a key is known by its fingerprint,
+the first 32 hex digits of the SHA-256 of its 32 raw public bytes.
+
+A log is whole when every entry is *covered*: a head at or after it carries a valid signature
+of the entry's own writer (:class:`Coverage`). Which heads the service signs, and how often
+(:func:`head_interval`), is written in :mod:`.service`; logs written before heads were signed
+carry a signature on every entry, so each entry covers itself.
 
 >>> signer = Signer(bytes(32))
 >>> signature = signer.sign("ab" * 32)
@@ -16,6 +23,7 @@ fingerprint, the first 32 hex digits of the SHA-256 of its 32 raw public bytes.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -23,10 +31,15 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from ordnance.core.errors import BadInput
+from ordnance.game.errors import LogMismatch
+
 _DOMAIN = b"ordnance-entry-v1\x00"
 _LOWER_HEX = re.compile(r"[0-9a-f]*")
 _PUBLIC_BYTES = 32
 _SIGNATURE_BYTES = 64
+DEFAULT_HEAD_INTERVAL = 100
+HEAD_ENVIRONMENT = "ORDNANCE_SIGN_EVERY"
 
 
 def fingerprint(public_key: str) -> str:
@@ -92,3 +105,76 @@ def declared_key(body: Any) -> str:
     if printed != named:
         raise ValueError("its signing key does not match the fingerprint beside it")
     return public_key
+
+
+def head_interval(given: int | None = None) -> int:
+    """K: the service signs the head at least every K entries (``given``, else
+    ``$ORDNANCE_SIGN_EVERY``, else :data:`DEFAULT_HEAD_INTERVAL`; at least 1).
+
+    >>> head_interval(50), head_interval(1)
+    (50, 1)
+    """
+    if given is None:
+        text = os.environ.get(HEAD_ENVIRONMENT)
+        if text is None:
+            return DEFAULT_HEAD_INTERVAL
+        try:
+            given = int(text)
+        except ValueError:
+            raise BadInput(HEAD_ENVIRONMENT, text, "expected a whole number of entries") from None
+    if given < 1:
+        raise BadInput("head signature interval", str(given), "must be 1 entry or more")
+    return given
+
+
+class Coverage:
+    """Checks, entry by entry, that every entry of a log is covered by a signed head.
+
+    Fed every entry in order with the key of its writer (:meth:`add`), it refuses a signature
+    that is not that key's (naming the entries it was to cover), and at the end (:meth:`finish`)
+    an entry that no later head of its writer's key signed (an unsigned tail).
+
+    >>> signer, other = Signer(bytes(32)), Signer(bytes(range(32)))
+    >>> coverage = Coverage()
+    >>> coverage.add(0, signer.public_key, "ab" * 32, None)
+    >>> coverage.add(1, signer.public_key, "cd" * 32, signer.sign("cd" * 32)); coverage.finish()
+    >>> coverage.add(2, other.public_key, "ef" * 32, None)
+    >>> coverage.finish()
+    Traceback (most recent call last):
+    ...
+    ordnance.game.errors.LogMismatch: log does not verify at entry 2: it is not covered by a ...
+    """
+
+    def __init__(self) -> None:
+        # key -> the first entry of that key that no signed head covers yet
+        self.waiting: dict[str, int] = {}
+
+    def add(
+        self, seq: int, key: str, entry_hash: str, sig: str | None, writer: str = "service"
+    ) -> None:
+        if sig is None:
+            self.waiting.setdefault(key, seq)
+            return
+        first = self.waiting.get(key, seq)
+        if not valid(key, entry_hash, sig):
+            covered = (
+                "it was changed" if first == seq
+                else f"it, or one of entries {first}-{seq - 1} it covers, was changed"
+            )  # fmt: skip
+            raise LogMismatch(
+                seq,
+                f"its signature is not the {writer}'s (key {fingerprint(key)}): {covered},"
+                " or written by someone else",
+            )
+        self.waiting.pop(key, None)
+
+    def finish(self) -> None:
+        """Refuse the log if an entry is left that no signed head of its writer covers."""
+        if self.waiting:
+            key, seq = min(self.waiting.items(), key=lambda item: item[1])
+            raise LogMismatch(
+                seq,
+                "it is not covered by a signature: no head from here on is signed by its"
+                f" writer's key ({fingerprint(key)}); an unsigned tail was added, or its"
+                " signature removed",
+            )

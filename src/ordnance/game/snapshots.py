@@ -44,7 +44,7 @@ from ordnance.game.fold import Game, Undoable
 from ordnance.game.signing import Signer, valid
 from ordnance.game.storage import Store, metadata
 
-DEFAULT_EVERY = 100
+DEFAULT_EVERY = 200  # see docs/ledger-speed.md (why 200)
 # What a snapshot another engine wrote (or a damaged one) may raise while it is decoded.
 _UNREADABLE = (
     LogMismatch,
@@ -109,16 +109,27 @@ def encode(game: Game) -> str:
     base = _base(game)
     data: dict[str, Any] = {}
     # The state and the states kept for undo share most of their parts: each written once.
+    # Parts unchanged since this game's last snapshot (the same objects) are taken from what
+    # that one wrote: only what changed is encoded again.
     memo: dict[Any, Any] = {}
+    with _BASES_LOCK:
+        previous = _MEMOS.get(game.id)
     for name in _game_fields():
         value = getattr(game, name)
         if name == "state":
-            data[name] = statecodec.encode(value, base, memo)
+            data[name] = statecodec.encode(value, base, memo, previous)
         elif name == "undoable":
             # Each undoable command keeps the state before it: written against the same base.
-            data[name] = [[u.seq, u.side, statecodec.encode(u.before, base, memo)] for u in value]
+            data[name] = [
+                [u.seq, u.side, statecodec.encode(u.before, base, memo, previous)] for u in value
+            ]
         else:
             data[name] = statecodec.encode(value)
+    with _BASES_LOCK:
+        _MEMOS.pop(game.id, None)
+        while len(_MEMOS) >= _BASES_KEPT:
+            del _MEMOS[next(iter(_MEMOS))]
+        _MEMOS[game.id] = memo  # only the parts this snapshot holds: older ones are let go
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -127,6 +138,8 @@ def encode(game: Game) -> str:
 _BASES: dict[int, tuple[Any, Any]] = {}
 _BASES_KEPT = 16
 _BASES_LOCK = threading.Lock()
+# What the last snapshot of each of those games wrote, by part (statecodec's memo).
+_MEMOS: dict[str, dict[Any, Any]] = {}
 
 
 def _base(game: Game) -> Any:

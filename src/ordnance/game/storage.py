@@ -1,7 +1,8 @@
 """Where game logs live: SQLAlchemy 2 over SQLite (default) or PostgreSQL, Alembic-migrated.
 
 Three tables (``migrations/versions``): ``games`` (id, ruleset, version = number of entries),
-``entries`` (game, seq, type, side, body as canonical JSON text, prev, hash, sig) and ``tokens``
+``entries`` (game, seq, type, side, body as canonical JSON text, prev, hash, sig: the signature
+of a signed head or None, mac: the service's MAC, migration 0004) and ``tokens``
 (a MAC of each side's token, keyed by the service's key store). Nothing secret is stored here:
 the dice seeds and the signing key live in the key store (:mod:`.keystore`); migration 0002
 moves the seeds of older databases there and drops their ``dice_seeds`` table.
@@ -51,7 +52,7 @@ from ordnance.game.errors import StaleState
 from ordnance.game.keystore import KeyStore
 from ordnance.game.migrations import __file__ as _migrations_init
 
-HEAD = "0003"  # the newest migration; tests check it against the migrations folder
+HEAD = "0004"  # the newest migration; tests check it against the migrations folder
 MIGRATIONS = Path(_migrations_init).parent
 _WRITE = "ordnance_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 # PostgreSQL: every write notifies this channel with "GAME:VERSION" (delivered at commit), so
@@ -77,6 +78,7 @@ entries = sa.Table(
     sa.Column("prev", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
     sa.Column("sig", sa.String(128), nullable=True),
+    sa.Column("mac", sa.String(64), nullable=True),
 )
 tokens = sa.Table(
     "tokens",
@@ -270,7 +272,7 @@ class Store:
         # Replay reads every entry: plain SQL on the driver, rows as bare tuples.
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         query = (
-            "SELECT seq, type, side, body, prev, hash, sig FROM entries"
+            "SELECT seq, type, side, body, prev, hash, sig, mac FROM entries"
             f" WHERE game_id = {mark} AND seq >= {mark}"
         )
         values: tuple[Any, ...] = (game, start)
@@ -281,8 +283,8 @@ class Store:
         loads = json.loads
         try:
             return [
-                Entry(seq, kind, side, loads(body), prev, hashed, sig)
-                for seq, kind, side, body, prev, hashed, sig in rows
+                Entry(seq, kind, side, loads(body), prev, hashed, sig, body_text=body, mac=mac)
+                for seq, kind, side, body, prev, hashed, sig, mac in rows
             ]
         except (ValueError, RecursionError):
             # Off the fast path: find the damaged entry and name it.
@@ -353,6 +355,16 @@ class Store:
         # Not appended: say why (no such game, or the version it stands at) the slow way.
         self._append_refused(game, based_on)
 
+    def add_signature(self, game: str, seq: int, sig: str) -> None:
+        """Keep the signature of a head signed after it was stored (an export signs the
+        head it hands out); one an entry has already is left as it is."""
+        with self.writing() as connection:
+            connection.execute(
+                entries.update()
+                .where(entries.c.game_id == game, entries.c.seq == seq, entries.c.sig.is_(None))
+                .values(sig=sig)
+            )
+
     def _append_refused(self, game: str, based_on: int) -> None:
         with self.reading() as connection:
             current = connection.execute(
@@ -377,6 +389,7 @@ class Store:
                         "prev": e.prev,
                         "hash": e.hash,
                         "sig": e.sig,
+                        "mac": e.mac,
                     }
                     for e in log
                 ],
@@ -412,15 +425,16 @@ class _Appender:
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self.move = f"UPDATE games SET version = {mark} WHERE id = {mark} AND version = {mark}"
         self.insert = (
-            "INSERT INTO entries (game_id, seq, type, side, body, prev, hash, sig)"
-            f" VALUES ({', '.join([mark] * 8)})"
+            "INSERT INTO entries (game_id, seq, type, side, body, prev, hash, sig, mac)"
+            f" VALUES ({', '.join([mark] * 9)})"
         )
         self.notify = f"SELECT pg_notify({mark}, {mark})"
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
         """Store the entries if the game stands at ``based_on``; False if it does not."""
+        text = canonical
         rows = [
-            (game, e.seq, e.type, e.side, e.body_text or canonical(e.body), e.prev, e.hash, e.sig)
+            (game, e.seq, e.type, e.side, e.body_text or text(e.body), e.prev, e.hash, e.sig, e.mac)
             for e in new
         ]
         if self.keeps and self._busy.acquire(blocking=False):
@@ -462,14 +476,19 @@ class _Appender:
         based_on: int,
         rows: list[tuple[Any, ...]],
     ) -> bool:
-        cursor = raw.cursor()
+        # SQLite: the driver's own cursor (not the pool's proxy of it); one row (one command)
+        # is one execute, not an executemany.
+        cursor = raw.driver_connection.cursor() if self.sqlite else raw.cursor()
         try:
             if self.sqlite:
                 cursor.execute("BEGIN IMMEDIATE")
             cursor.execute(self.move, (based_on + len(rows), game, based_on))
             moved = bool(cursor.rowcount == 1)
             if moved:
-                cursor.executemany(self.insert, rows)
+                if len(rows) == 1:
+                    cursor.execute(self.insert, rows[0])
+                else:
+                    cursor.executemany(self.insert, rows)
                 if not self.sqlite:  # every listening server process hears of it at commit
                     cursor.execute(self.notify, (NOTIFY_CHANNEL, f"{game}:{based_on + len(rows)}"))
             if self.sqlite:
