@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -178,13 +181,30 @@ def test_status_and_log_read_for_people(cli, db, game):
     assert log.code == 0 and "starts" in log.out
 
 
-def test_the_tour_plays_all_three_games_and_shows_its_refusals(capsys):
-    sink = io.StringIO()
-    code = tour.run(Console(file=sink, width=200))
+@dataclass(frozen=True)
+class TourRun:
+    code: int
+    output: str  # what the CLI commands printed on stdout
+    narration: str  # what the tour itself wrote on its console
+
+
+@pytest.fixture(scope="module")
+def tour_run(tmp_path_factory: pytest.TempPathFactory) -> TourRun:
+    """One run of the tour at 80 columns, read by both tour tests (it plays three whole games).
+    Its pictures go to a folder of this run, not the shared ``ordnance-tour/`` in /tmp."""
+    sink, out = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(out):
+        patch.setenv("COLUMNS", "80")
+        patch.setattr(tempfile, "tempdir", str(tmp_path_factory.mktemp("tour")))
+        code = tour.run(Console(file=sink, width=80))
+    return TourRun(code, out.getvalue(), sink.getvalue())
+
+
+def test_the_tour_plays_all_three_games_and_shows_its_refusals(tour_run):
     # The tour wraps long lines for its reader: compare the words, not where lines break.
-    output = " ".join(capsys.readouterr().out.split())
-    narration = sink.getvalue()
-    assert code == 0
+    output = " ".join(tour_run.output.split())
+    narration = " ".join(tour_run.narration.split())
+    assert tour_run.code == 0
     assert "VERIFIED: all" in output and "rolls were recomputed" in output
     assert "+2 dispersed smoke at 4I5" in output  # the D13 leg's SMOKE hinders the map's LOS
     for game in ("ASL", "Lock 'n Load Tactical", "Valor & Victory"):
@@ -198,11 +218,10 @@ def test_the_tour_plays_all_three_games_and_shows_its_refusals(capsys):
 
 
 @pytest.mark.clause("C8.5-phase")
-def test_the_tour_reads_at_80_columns(capsys, monkeypatch):
+def test_the_tour_reads_at_80_columns(tour_run):
     """Explanations wrap at word boundaries; only JSON (long hex keys) may run past 80."""
-    monkeypatch.setenv("COLUMNS", "80")
-    assert tour.run(Console(file=io.StringIO(), width=80)) == 0
-    lines = capsys.readouterr().out.splitlines()
+    assert tour_run.code == 0
+    lines = tour_run.output.splitlines()
     long = [line for line in lines if len(line) > 80 and not line.lstrip().startswith('"')]
     assert long == []
     assert any(line.startswith("Rules: C8.5-phase") for line in lines)
