@@ -15,7 +15,13 @@ $(STAMP): pyproject.toml requirements/lock.txt
 run: $(STAMP)
 	$(BIN)/python -m ordnance.cli.tour
 
-test: $(STAMP) lint typecheck unit docs
+# The four checks run side by side (make -j), each one's output printed whole when it ends, and
+# pytest spreads the tests over the cores (pytest-xdist; PYTEST_WORKERS=0 runs them in one process).
+# One failing check fails `make test`.
+PYTEST_WORKERS ?= auto
+
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck unit docs
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -28,7 +34,7 @@ unit: $(STAMP)
 	bash scripts/ensure_postgres.sh
 	bash scripts/ensure_cairo.sh
 	bash scripts/ensure_chromium.sh
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The documentation site (mkdocs.yml): the CLI reference regenerated from the CLI's own help,
 # then a strict build into site/. NO_MKDOCS_2_WARNING silences Material's notice about MkDocs 2.

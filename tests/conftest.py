@@ -26,6 +26,27 @@ settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci")
 
 
+# The modules whose tests take longest (`pytest --durations`), started first: with `pytest -n`
+# (make unit) the workers then end together instead of one of them finishing a long test alone.
+SLOW_FIRST = (
+    "tests/web/test_multiprocess.py",
+    "tests/game/test_concurrency.py",
+    "tests/game/test_crash.py",
+    "tests/test_docs.py",
+    "tests/cli/test_cli_game_help.py",
+    "tests/cli/test_cli_vv.py",
+    "tests/test_fuzz.py",
+    "tests/test_fresh_install.py",
+    "tests/cli/test_cli_game.py",
+    "tests/web/test_browser.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {path: index for index, path in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(SLOW_FIRST)))
+
+
 @pytest.fixture
 def vasl_templates() -> Path:
     """The vasl-templates data folder; tests that need it skip when it is absent."""

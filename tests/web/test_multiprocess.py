@@ -44,7 +44,8 @@ LAST_ROUND = {
     },
 }
 
-pytestmark = pytest.mark.clause("SYS.record")
+# One worker of `pytest -n` runs the module: its servers are started once.
+pytestmark = [pytest.mark.clause("SYS.record"), pytest.mark.xdist_group("multiprocess")]
 T = TypeVar("T")
 
 
