@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from tests.forked_cli import ForkServer
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -112,7 +113,9 @@ def test_every_page_has_been_found():
 
 
 @pytest.mark.parametrize("doc", RUNNABLE, ids=lambda doc: str(doc.relative_to(ROOT)))
-def test_page_commands_exit_as_documented(doc: Path, tmp_path: Path):
+def test_page_commands_exit_as_documented(
+    doc: Path, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+):
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     (tmp_path / "docs").mkdir()
     bin_dir = Path(sys.executable).parent
@@ -127,15 +130,25 @@ def test_page_commands_exit_as_documented(doc: Path, tmp_path: Path):
         "COLUMNS": "100",
     }
     env.pop("ORDNANCE_TOKEN", None)
-    done = subprocess.run(
-        ["bash", "-c", script(doc)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    server = None
+    if os.environ.get("ORDNANCE_DOCS_FORK", "1") != "0":
+        # Each `ordnance` line forks from a process with the CLI imported (tests/forked_cli.py);
+        # ORDNANCE_DOCS_FORK=0 starts a fresh interpreter for each instead.
+        server = ForkServer(tmp_path_factory.mktemp("fork"), env)
+        env["PATH"] = f"{server.bin_dir}{os.pathsep}{env['PATH']}"
+    try:
+        done = subprocess.run(
+            ["bash", "-c", script(doc)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+    finally:
+        if server is not None:
+            server.close()
     tail = "\n".join((done.stdout + done.stderr).splitlines()[-15:])
     assert done.returncode == 0, tail
 
