@@ -80,7 +80,7 @@ class ForkServer:
         assert ready.strip() == "ready", f"the fork server did not start: {ready!r}"
 
     def close(self) -> None:
-        self.process.terminate()
+        self.process.send_signal(signal.SIGTERM)
         self.process.wait(timeout=30)
         if self.process.stdout is not None:
             self.process.stdout.close()
@@ -134,6 +134,20 @@ def _run_command(connection: socket.socket, fds: list[int], request: dict[str, o
     os._exit(code)
 
 
+def _reap(*_: object) -> None:
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _stop(*_: object) -> None:
+    raise SystemExit(0)
+
+
 def serve(socket_path: str) -> None:
     for name in WARM:
         importlib.import_module(name)
@@ -143,23 +157,36 @@ def serve(socket_path: str) -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
     listener.listen(64)
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the system
+    # Reaped here, so that their CPU time counts in this process's children (``time`` sees it).
+    signal.signal(signal.SIGCHLD, _reap)
+    signal.signal(signal.SIGTERM, _stop)
     print("ready", flush=True)
-    while True:
-        connection, _ = listener.accept()
-        try:
-            fds, request = _receive(connection)
-        except (ConnectionError, OSError, ValueError):
+    try:
+        while True:
+            connection, _ = listener.accept()
+            try:
+                fds, request = _receive(connection)
+            except (ConnectionError, OSError, ValueError):
+                connection.close()
+                continue
+            sys.stdout.flush()
+            sys.stderr.flush()
+            if os.fork() == 0:
+                try:  # the child never returns into the server's loop
+                    listener.close()
+                    _run_command(connection, fds, request)
+                finally:
+                    os._exit(1)
+            for fd in fds:
+                os.close(fd)
             connection.close()
-            continue
-        sys.stdout.flush()
-        sys.stderr.flush()
-        if os.fork() == 0:
-            listener.close()
-            _run_command(connection, fds, request)
-        for fd in fds:
-            os.close(fd)
-        connection.close()
+    except SystemExit:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        while True:  # wait for the last children, so that their CPU time is counted
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                break
 
 
 if __name__ == "__main__":
