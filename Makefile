@@ -16,7 +16,8 @@ run: $(STAMP)
 	$(BIN)/python -m ordnance.cli.tour
 
 # The four checks run side by side (make -j), each one's output printed whole when it ends, and
-# pytest spreads the tests over the cores (pytest-xdist; PYTEST_WORKERS=0 runs them in one process).
+# pytest spreads the test files over the cores (pytest-xdist, a whole file to one worker, so a
+# module's servers and fixtures start once; PYTEST_WORKERS=0 runs them all in one process).
 # One failing check fails `make test`.
 PYTEST_WORKERS ?= auto
 
@@ -34,7 +35,7 @@ unit: $(STAMP)
 	bash scripts/ensure_postgres.sh
 	bash scripts/ensure_cairo.sh
 	bash scripts/ensure_chromium.sh
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 # The documentation site (mkdocs.yml): the CLI reference regenerated from the CLI's own help,
 # then a strict build into site/. NO_MKDOCS_2_WARNING silences Material's notice about MkDocs 2.

@@ -32,13 +32,14 @@ SLOW_FIRST = (
     "tests/web/test_multiprocess.py",
     "tests/game/test_concurrency.py",
     "tests/game/test_crash.py",
-    "tests/test_docs.py",
-    "tests/cli/test_cli_game_help.py",
-    "tests/cli/test_cli_vv.py",
+    "tests/web/test_browser.py",
     "tests/test_fuzz.py",
+    "tests/test_docs.py",
+    "tests/web/test_cli_server.py",
+    "tests/cli/test_cli_vv.py",
+    "tests/cli/test_cli_game_help.py",
     "tests/test_fresh_install.py",
     "tests/cli/test_cli_game.py",
-    "tests/web/test_browser.py",
 )
 
 

@@ -27,8 +27,7 @@ EXAMPLE = ROOT / "examples" / "asl-c8-demo.yaml"
 # Top-level modules of the extras: none may be importable in the fresh venv.
 EXTRA_MODULES = ("psycopg", "cairosvg", "fastapi", "starlette", "uvicorn", "jinja2")
 
-# One worker of `pytest -n` runs the module: the fresh venv is built once.
-pytestmark = [pytest.mark.install, pytest.mark.xdist_group("fresh_install")]
+pytestmark = pytest.mark.install
 
 
 @pytest.fixture(scope="module")

@@ -44,8 +44,7 @@ LAST_ROUND = {
     },
 }
 
-# One worker of `pytest -n` runs the module: its servers are started once.
-pytestmark = [pytest.mark.clause("SYS.record"), pytest.mark.xdist_group("multiprocess")]
+pytestmark = pytest.mark.clause("SYS.record")
 T = TypeVar("T")
 
 
