@@ -6,7 +6,10 @@ A command in a `sh` block must exit 0 unless the line ends with a comment `# exi
 right after `<!-- docs-test: skip (why) -->` is not run (a server, a second machine, data that is
 not shipped). Each page's blocks run in order in one shell, in a fresh folder holding a link to
 `examples/`, with its own database, key store and receipts, so a page may set a variable
-(`GAME=...`) in one block and use it in the next.
+(`GAME=...`) in one block and use it in the next. Each `ordnance` command there is a process of
+its own, forked from one that has already imported the CLI (tests/forked_cli.py), which calls
+what the installed `ordnance` script calls; ORDNANCE_DOCS_FORK=0 starts a fresh interpreter
+for each instead.
 """
 
 from __future__ import annotations
