@@ -71,12 +71,14 @@ def create(page: Page, server: str, example: str, ai: str = "") -> tuple[str, di
     if ai:
         page.get_by_label(re.compile("The AI plays")).fill(ai)
     page.get_by_role("button", name="Create the game").click()
+    # The spectator link waits for the new page (`.all()` below would not: read too early, a
+    # loaded machine saw no side links yet); the side links are in the same page.
+    spectator = page.locator("a.spectator-link").get_attribute("href")
+    assert spectator is not None
     links = {
         link.get_attribute("data-side"): link.get_attribute("href")
         for link in page.locator("a.side-link").all()
     }
-    spectator = page.locator("a.spectator-link").get_attribute("href")
-    assert spectator is not None
     return spectator.rsplit("/", 1)[1], links, spectator
 
 
