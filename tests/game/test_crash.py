@@ -95,6 +95,9 @@ def kill_mid_burst(
         time.sleep(chooser.random() * 0.004)
         if server:
             assert backend is not None
+            # Frozen first, at that moment: a writer that ran on would see its server die and
+            # exit on the error before its own kill (a loaded machine saw exit code 1).
+            os.kill(child.pid, signal.SIGSTOP)
             os.kill(backend, signal.SIGKILL)
         os.kill(child.pid, signal.SIGKILL)
         child.join()
