@@ -3,12 +3,8 @@ the ruleset's command table once GAME is looked up; typos get a suggestion; ``--
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import io
 import json
-import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -16,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ordnance.cli import game_do
-from ordnance.cli.app import main
 from ordnance.game.registry import ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,47 +161,16 @@ WORDS = ["fire", "dispense", "dispence", "phase", "next", "mark", "pak", "pz4", 
          "--ammo=HE", "--amo", "é", "\x00", "9" * 40]  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Template:
-    """A fresh ASL game, made once: its database file, id and German token file."""
-
-    path: Path
-    game: str
-    german_token: str
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Template:
-    folder = tmp_path_factory.mktemp("template")
-    out = io.StringIO()
-    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(out):
-        patch.setenv("ORDNANCE_RECEIPTS", str(folder / "receipts"))
-        db = f"sqlite:///{folder / 'games.sqlite3'}"
-        assert main(["game", "new", str(EXAMPLES["asl"][0]), "--db", db, "--json"]) == 0
-    made = json.loads(out.getvalue())
-    token = folder / "german.token"
-    token.touch(mode=0o600)
-    token.write_text(made["tokens"]["german"] + "\n", encoding="utf-8")
-    return Template(folder / "games.sqlite3", made["game"], str(token))
-
-
 @pytest.mark.clause("SYS.record")
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(words=st.lists(st.sampled_from(WORDS), max_size=6))
-def test_any_words_are_answered_in_one_line_or_help(cli, tmp_path_factory, template, words):
-    """Each example acts on a fresh game: a copy of one made once (``game new`` each time cost
-    most of the test), with receipts of its own (the copies share the game's id)."""
-    folder = tmp_path_factory.mktemp("fuzz")
-    source, copy = sqlite3.connect(template.path), sqlite3.connect(folder / "g.sqlite3")
-    with contextlib.closing(source), contextlib.closing(copy):
-        source.backup(copy)
-    db = f"sqlite:///{folder / 'g.sqlite3'}"
-    act = ["--side", "german", "--token-file", template.german_token]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ORDNANCE_RECEIPTS", str(folder / "receipts"))
-        before = cli("game", "log", template.game, "--db", db, "--json").json
-        result = cli("game", "do", template.game, *act, "--db", db, *words)
-        assert result.code in (0, 1, 2) and "Traceback" not in result.err
-        if result.code != 0:
-            one_line(result, result.code)
-            assert cli("game", "log", template.game, "--db", db, "--json").json == before
+def test_any_words_are_answered_in_one_line_or_help(cli, tmp_path_factory, token_file, words):
+    db = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'games.sqlite3'}"
+    made = new_game(cli, db, "asl")
+    act = ["--side", "german", "--token-file", token_file(made["tokens"]["german"])]
+    before = cli("game", "log", made["game"], "--db", db, "--json").json
+    result = cli("game", "do", made["game"], *act, "--db", db, *words)
+    assert result.code in (0, 1, 2) and "Traceback" not in result.err
+    if result.code != 0:
+        one_line(result, result.code)
+        assert cli("game", "log", made["game"], "--db", db, "--json").json == before
