@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,14 @@ from hypothesis import settings
 # An error the CLI did not expect propagates to the test instead of becoming one line (exit 70).
 os.environ.setdefault("ORDNANCE_TRACEBACK", "1")
 
-from ordnance.cli.app import main
+# The tests' key stores and receipts stay out of the user's own data folder: one private folder
+# per test process (each pytest-xdist worker has its own), which its subprocesses inherit.
+_PRIVATE = Path(tempfile.mkdtemp(prefix="ordnance-tests-"))
+atexit.register(shutil.rmtree, _PRIVATE, ignore_errors=True)
+os.environ.setdefault("ORDNANCE_KEYS", str(_PRIVATE / "keys"))
+os.environ.setdefault("ORDNANCE_RECEIPTS", str(_PRIVATE / "receipts"))
+
+from ordnance.cli.app import main  # noqa: E402 (after the environment above)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
