@@ -23,7 +23,6 @@ carry a signature on every entry, so each entry covers itself.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -31,8 +30,8 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from ordnance.core.errors import BadInput
 from ordnance.game.errors import LogMismatch
+from ordnance.game.intervals import entry_interval
 
 _DOMAIN = b"ordnance-entry-v1\x00"
 _LOWER_HEX = re.compile(r"[0-9a-f]*")
@@ -114,17 +113,9 @@ def head_interval(given: int | None = None) -> int:
     >>> head_interval(50), head_interval(1)
     (50, 1)
     """
-    if given is None:
-        text = os.environ.get(HEAD_ENVIRONMENT)
-        if text is None:
-            return DEFAULT_HEAD_INTERVAL
-        try:
-            given = int(text)
-        except ValueError:
-            raise BadInput(HEAD_ENVIRONMENT, text, "expected a whole number of entries") from None
-    if given < 1:
-        raise BadInput("head signature interval", str(given), "must be 1 entry or more")
-    return given
+    return entry_interval(
+        given, HEAD_ENVIRONMENT, DEFAULT_HEAD_INTERVAL, least=1, what="head signature interval"
+    )
 
 
 class Coverage:

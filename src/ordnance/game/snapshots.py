@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -35,12 +34,12 @@ from sqlalchemy.exc import IntegrityError
 
 from ordnance import __version__
 from ordnance.core import statecodec
-from ordnance.core.errors import BadInput
 from ordnance.core.records import evolve
 from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import Entry
 from ordnance.game.errors import LogMismatch
 from ordnance.game.fold import Game, Undoable
+from ordnance.game.intervals import entry_interval
 from ordnance.game.signing import Signer, valid
 from ordnance.game.storage import Store, metadata
 
@@ -78,17 +77,7 @@ def every(given: int | None = None) -> int:
     >>> every(50), every(0)
     (50, 0)
     """
-    if given is None:
-        text = os.environ.get(ENVIRONMENT)
-        if text is None:
-            return DEFAULT_EVERY
-        try:
-            given = int(text)
-        except ValueError:
-            raise BadInput(ENVIRONMENT, text, "expected a whole number of entries") from None
-    if given < 0:
-        raise BadInput("snapshot interval", str(given), "must be 0 (none) or more entries")
-    return given
+    return entry_interval(given, ENVIRONMENT, DEFAULT_EVERY, least=0, what="snapshot interval")
 
 
 def due(last: int, now: int, k: int) -> bool:
