@@ -279,3 +279,19 @@ def test_an_entry_changed_in_the_database_is_refused_at_that_entry(sqlite_url, n
             fresh.status(made.game)
     finally:
         fresh.close()
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_game_read_with_another_key_store_names_the_key_store_in_use(
+    sqlite_url, new_game, tmp_path
+):
+    service, made = new_game(sqlite_url)
+    other = GameService(sqlite_url, keys=tmp_path / "other-keys")
+    try:
+        with pytest.raises(LogMismatch) as refused:
+            other.game(made.game)
+    finally:
+        other.close()
+    assert refused.value.entry == 0
+    assert f"the key store in use ({tmp_path / 'other-keys'}) is not the one" in str(refused.value)
+    assert service.game(made.game).version == made.version  # its own key store still reads it

@@ -434,11 +434,16 @@ class GameService:
             raise LogMismatch(entry.seq, "its hash does not match its content in the database")
         if entry.mac is not None:
             if not hmac.compare_digest(entry_mac(self.keys.entry_key(), entry.hash), entry.mac):
-                raise LogMismatch(
-                    entry.seq,
-                    "its MAC is not this service's: it was written into the database, or"
-                    " changed there, by someone without the service's key store",
+                why = (
+                    # The first entry failing is most often a key store other than the game's.
+                    f"the key store in use ({self.keys.path}) is not the one that wrote this"
+                    " game ($ORDNANCE_KEYS names it), or it was written into the database by"
+                    " someone without that key store"
+                    if entry.seq == 0
+                    else "it was written into the database, or changed there, by someone"
+                    " without the service's key store"
                 )
+                raise LogMismatch(entry.seq, f"its MAC is not this service's: {why}")
             if entry.sig is None:
                 return
         fold.check_signed(game, entry, legacy)
