@@ -122,10 +122,20 @@ def test_the_codec_refuses_a_kind_it_does_not_know():
 
 
 def _long_game(url: str, every: int) -> tuple[GameService, str]:
+    """A game played past several multiples of K, then opened once by a fresh service (the
+    one that writes its snapshot); the writing service is returned."""
     service = GameService(url, snapshot_every=every)
     made = service.new_game(EXAMPLES / "vv-hedgerow-ambush.yaml")
     play(service, made, list(range(0, 400, 7)))
+    reader = GameService(url, snapshot_every=every)
+    reader.game(made.game)
+    reader.close()
     return service, made.game
+
+
+def _stored_versions(url: str) -> list[int]:
+    with sa.create_engine(url).connect() as connection:
+        return list(connection.execute(sa.select(snapshots.snapshots.c.version)).scalars())
 
 
 def _entries_read_from(service: GameService) -> list[tuple[int, int | None]]:
@@ -148,10 +158,9 @@ def test_a_fresh_service_opens_a_game_from_its_snapshot_plus_the_tail(db_url):
     log = service.log(game_id)
     service.close()
     assert live.version > 10
-    with sa.create_engine(db_url).connect() as connection:
-        stored = connection.execute(sa.select(snapshots.snapshots.c.version)).scalars().all()
-    # Only the newest snapshot is kept, at the last multiple of K the game passed.
-    assert stored == [live.version // 10 * 10]
+    stored = _stored_versions(db_url)
+    # The fresh service that opened it folded the whole log and kept it at its version.
+    assert stored == [live.version]
     fresh = GameService(db_url)
     starts = _entries_read_from(fresh)
     opened = fresh.game(game_id)
@@ -212,3 +221,39 @@ def test_the_interval_is_a_setting(monkeypatch):
     monkeypatch.setenv(snapshots.ENVIRONMENT, "often")
     with pytest.raises(BadInput, match="whole number"):
         snapshots.every()
+
+
+@pytest.mark.clause("SYS.record")
+def test_the_service_that_reads_a_game_writes_its_snapshots(sqlite_url):
+    writer = GameService(sqlite_url, snapshot_every=5)
+    made = writer.new_game(EXAMPLES / "asl-c8-demo.yaml")
+
+    def next_phase() -> None:
+        game = writer.game(made.game)
+        owner = game.rules.to_move(game.state)
+        writer.do(made.game, owner, made.tokens[owner], ["phase", "next"])
+
+    for _ in range(6):
+        next_phase()
+    # The writer holds the game folded: its commands store no snapshot.
+    assert _stored_versions(sqlite_url) == []
+
+    def opened() -> fold.Game:
+        reader = GameService(sqlite_url, snapshot_every=5)
+        try:
+            return reader.game(made.game)
+        finally:
+            reader.close()
+
+    assert opened().version == 7
+    assert _stored_versions(sqlite_url) == [7]  # folded past 5 since no snapshot: kept
+    next_phase()
+    next_phase()
+    assert opened().version == 9
+    assert _stored_versions(sqlite_url) == [7]  # 7 -> 9 passes no multiple of 5
+    for _ in range(3):
+        next_phase()
+    game = opened()
+    assert game.version == 12 and _stored_versions(sqlite_url) == [12]  # only the newest
+    assert same_game(game, writer.game(made.game))
+    writer.close()

@@ -12,8 +12,12 @@ its MAC, and every entry it reads from the database is checked (hash, chain, MAC
 believed, so an entry written into the database behind the service's back is refused, naming
 its seq. Heads are signed with the service's Ed25519 key (:mod:`.signing`): the start, every
 resume, join and reveal, the last entry of an append that passes a multiple of K
-(``sign_every``, ``$ORDNANCE_SIGN_EVERY``, default 100) or makes a snapshot, the end of the
-scenario, and whatever head an export hands out; in a game by e-mail, every entry.
+(``sign_every``, ``$ORDNANCE_SIGN_EVERY``, default 100), the end of the scenario, and whatever
+head an export hands out; in a game by e-mail, every entry.
+
+Snapshots (:mod:`.snapshots`) are written by the service that reads them: one that opens a game
+and folds entries past a multiple of ``snapshot_every`` since its newest snapshot stores one.
+A service that writes a game already holds it folded, so its commands write none.
 
 >>> import tempfile, pathlib
 >>> from ordnance.game.scenario import scenario_from_mapping
@@ -182,7 +186,7 @@ class GameService:
         self.keys = keys if isinstance(keys, KeyStore) else KeyStore(keys)
         self.store = Store(database_url(url), self.keys)
         self._signer: Signer | None = None
-        # A snapshot of the folded game every K entries (game/snapshots.py).
+        # A snapshot of the folded game every K entries, by whoever opens it (game/snapshots.py).
         self.snapshot_every = snapshots.every(snapshot_every)
         # A signed head at least every K entries (game/signing.py).
         self.sign_every = head_interval(sign_every)
@@ -408,11 +412,13 @@ class GameService:
             folded_from = game.version
         else:
             log = self.store.entries(game_id, game.version) if game.version < version else []
-            folded_from = version  # entries another process stored: it took the snapshots
+            folded_from = version  # a game this service holds folded needs no snapshot
         for entry in log:
             self._check_stored(game, entry)
             game = apply_entry(game, entry)
         self._games[game_id] = game
+        # Opened from the database: a snapshot once the fold passed a multiple of K since the
+        # newest one (the next service to open the game folds only what follows).
         if snapshots.due(folded_from, game.version, self.snapshot_every):
             snapshots.save(self.store, game, self.signer)
         return game
@@ -769,9 +775,9 @@ class GameService:
         """``new`` with the heads signed that this service signs as it writes.
 
         Besides the entries that always are (start, resume, join, reveal): the last new entry
-        when the append passes a multiple of the head interval K or makes a snapshot, and when
-        the scenario is over. In a game by e-mail every entry its side writes (they are few,
-        and each leaves in a file).
+        when the append passes a multiple of the head interval K, and when the scenario is over.
+        In a game by e-mail every entry its side writes (they are few, and each leaves in a
+        file).
         """
         last = new[-1]
         if game.by_email:
@@ -780,7 +786,6 @@ class GameService:
             return new
         if not (
             snapshots.due(game.version, after.version, self.sign_every)
-            or snapshots.due(game.version, after.version, self.snapshot_every)
             or after.rules.is_over(after.state)
         ):
             return new
@@ -820,6 +825,4 @@ class GameService:
             if entry.type == "reveal":
                 # Public now: the key store need not keep it.
                 self.keys.forget_seed(commitment(bytes.fromhex(str(entry.body["seed"]))))
-        if snapshots.due(game.version, after.version, self.snapshot_every):
-            snapshots.save(self.store, after, self.signer)
         return Applied(game.id, tuple(new), after.version, ruling)
