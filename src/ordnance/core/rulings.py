@@ -101,7 +101,9 @@ _HOW: dict[type, str | tuple[str, ...]] = {}
 
 def _how(cls: type) -> str | tuple[str, ...]:
     how: str | tuple[str, ...]
-    if issubclass(cls, bool | int | str | float) or cls is type(None):
+    if issubclass(cls, enum.Enum):
+        how = _ENUM  # a str or int enum too: its plain value, as a reader of the JSON gets it
+    elif issubclass(cls, bool | int | str | float) or cls is type(None):
         how = _AS_IS
     elif issubclass(cls, Fraction):
         how = _FRACTION
@@ -109,8 +111,6 @@ def _how(cls: type) -> str | tuple[str, ...]:
         how = _DR
     elif issubclass(cls, DieRoll):
         how = _DIE
-    elif issubclass(cls, enum.Enum):
-        how = _ENUM
     elif dataclasses.is_dataclass(cls) and not issubclass(cls, type):
         how = tuple(f.name for f in dataclasses.fields(cls))
     elif issubclass(cls, Mapping):

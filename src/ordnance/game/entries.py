@@ -197,14 +197,21 @@ def make_entry(
     prev: str,
     *,
     mac_key: bytes | None = None,
+    as_given: bool = False,
 ) -> Entry:
     """A new entry, hashed and chained to ``prev`` (with ``mac_key``: and MACed).
 
     The body goes through its JSON text once, so the entry equals what a reader gets back
-    (tuples become lists) and the hash is the one a verifier recomputes.
+    (tuples become lists, keys in sorted order) and the hash is the one a verifier recomputes.
+    With ``as_given`` the body is kept as it is: for a command entry whose state the caller
+    folded already (``apply_entry(folded=)``), made of plain JSON values only (dict with text
+    keys, list, str, int, float, bool, None) as every ruleset writes them, so it equals what a
+    reader gets back but for the order of its keys, which nothing reads it by
+    (``tests/game/test_entry_bodies.py`` plays every bundled game to check it). That saves a
+    second pass through JSON on every command.
     """
     text = canonical(body)
-    plain: dict[str, Any] = json.loads(text)
+    plain = body if as_given else json.loads(text)
     hashed = _chain_hash(seq, kind, side, text, prev)
     mac = None if mac_key is None else entry_mac(mac_key, hashed)
     return Entry(seq, kind, side, plain, prev, hashed, body_text=text, mac=mac)

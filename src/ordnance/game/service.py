@@ -219,11 +219,13 @@ class GameService:
         prev: str,
         *,
         sign: bool = False,
+        as_given: bool = False,
     ) -> Entry:
         """A new entry written by this service: MACed, and with ``sign`` a signed head (the
         entries that declare a key, and a reveal, always are; :meth:`_store` signs the others
-        that need it)."""
-        entry = make_entry(seq, kind, side, body, prev, mac_key=self.keys.entry_key())
+        that need it). ``as_given``: see :func:`~ordnance.game.entries.make_entry`."""
+        key = self.keys.entry_key()
+        entry = make_entry(seq, kind, side, body, prev, mac_key=key, as_given=as_given)
         return signed(entry, self.signer.sign(entry.hash)) if sign else entry
 
     # --- making games -----------------------------------------------------------------------
@@ -612,7 +614,7 @@ class GameService:
             dice.check_all_used()
         elif dice.rolls:
             body["entropy"] = entropy
-        entry = self._entry(game.version, "command", side, body, game.head)
+        entry = self._entry(game.version, "command", side, body, game.head, as_given=True)
         after = apply_entry(game, entry, folded=folded)
         new: list[Entry] = [entry]
         if after.dice.mode == "fair" and after.rules.is_over(after.state):
