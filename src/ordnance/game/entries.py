@@ -41,6 +41,7 @@ import hmac
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ordnance.core.errors import BadInput
@@ -166,7 +167,16 @@ def entry_mac(key: bytes, entry_hash: str) -> str:
     ...     bytes(32), "cd" * 32)
     (64, False)
     """
-    return hmac.digest(key, _MAC_DOMAIN + entry_hash.encode("ascii"), "sha256").hex()
+    mac = _keyed(key).copy()
+    mac.update(entry_hash.encode("ascii"))
+    return mac.hexdigest()
+
+
+@lru_cache(maxsize=8)
+def _keyed(key: bytes) -> hmac.HMAC:
+    """The HMAC of a key with the domain fed in, made once per key: each entry's MAC is a copy
+    of it (half the cost of keying a new one every time)."""
+    return hmac.new(key, _MAC_DOMAIN, "sha256")
 
 
 def with_mac(entry: Entry, key: bytes) -> Entry:

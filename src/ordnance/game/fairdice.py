@@ -153,8 +153,13 @@ class FairDice:
     entropy: str | None = None
     proposal: int | None = None
     rolls: list[RollRecord] = field(default_factory=list)
+    # The acting client is this process: its fresh entropy is drawn at the first roll (a
+    # command that rolls nothing needs none).
+    draw_entropy: bool = False
 
     def _roll(self, purpose: str, kind: RollKind, count: int) -> tuple[int, ...]:
+        if self.entropy is None and self.draw_entropy:
+            self.entropy = new_entropy()
         index = self.start + len(self.rolls)
         shown = faces(
             self.seed,

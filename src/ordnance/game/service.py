@@ -160,6 +160,8 @@ def split_dice(words: Sequence[str]) -> tuple[list[str], list[str]]:
     >>> split_dice(["fire", "t34", "--dice", "3,4", "--ammo", "AP"])
     (['fire', 't34', '--ammo', 'AP'], ['3,4'])
     """
+    if "--dice" not in words:  # most commands
+        return list(words), []
     rest: list[str] = []
     entered: list[str] = []
     items = iter(words)
@@ -591,8 +593,10 @@ class GameService:
                     " scenarios with 'dice: physical'",
                 )  # fmt: skip
             return self._propose_or_do(game, command)
-        # The caller is the acting side's client: with none given, this process is that client.
-        entropy = check_entropy(entropy) if entropy is not None else new_entropy()
+        # The caller is the acting side's client: with none given, this process is that client
+        # (and draws it when the command first rolls).
+        if entropy is not None:
+            entropy = check_entropy(entropy)
         if game.dice.mode == "fair":
             if entered:
                 raise IllegalAction(
@@ -606,6 +610,7 @@ class GameService:
                 game.dice.seeds,
                 game.dice.next_roll,
                 entropy=entropy,
+                draw_entropy=entropy is None,
             )
         else:
             dice = PhysicalDice([parse_entered(t) for t in entered], game.dice.next_roll)
@@ -613,7 +618,7 @@ class GameService:
         if isinstance(dice, PhysicalDice):
             dice.check_all_used()
         elif dice.rolls:
-            body["entropy"] = entropy
+            body["entropy"] = dice.entropy
         entry = self._entry(game.version, "command", side, body, game.head, as_given=True)
         after = apply_entry(game, entry, folded=folded)
         new: list[Entry] = [entry]
