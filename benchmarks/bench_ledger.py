@@ -227,7 +227,10 @@ def measure_commands(folder: Path, scenario: Any, commands: int) -> tuple[GameSe
     heads = sum(1 for e in log if e.sig is not None)
     signing = per_entry(lambda e: signer.sign(e.hash), log) * heads / stored
     macing = per_entry(lambda e: entry_mac(mac_key, e.hash), log)
-    hashing = per_entry(lambda e: make_entry(e.seq, e.type, e.side, e.body, e.prev), log)
+    hashing = per_entry(
+        lambda e: make_entry(e.seq, e.type, e.side, e.body, e.prev, as_given=e.type == "command"),
+        log,
+    )
     folding = median_seconds(lambda: fold_all(service.log(made.game))) / (stored + 1)
 
     per_command, per_row = spent / stored, floor / stored
