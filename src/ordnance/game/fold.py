@@ -324,7 +324,10 @@ def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
                     continue
             state = rules.apply(state, Event.from_json(raw))  # names what is wrong with it
     rolls = body["rolls"]
-    rolled = 0 if type(rolls) is list and not rolls else _count_rolls(rolls)
+    if folded is not None:
+        rolled = len(rolls)  # written just now by resolve_command, from the dice's own records
+    else:
+        rolled = 0 if type(rolls) is list and not rolls else _count_rolls(rolls)
     # replace(game, ...) made as records.evolve makes it (no __init__ re-run), inline: it is
     # made once per entry of every log folded.
     values = game.__dict__.copy()
