@@ -222,12 +222,13 @@ def load(
     None means: fold the whole log (no snapshot, or none that this service signed and that
     matches the chain).
     """
+    mark = "?" if store.engine.dialect.paramstyle == "qmark" else "%s"
     with store.reading() as connection:
-        found = connection.execute(
-            sa.select(snapshots)
-            .where(snapshots.c.game_id == game_id, snapshots.c.version <= version)
-            .order_by(snapshots.c.version.desc())
-            .limit(1)
+        # Plain SQL on the driver: every open of a game in a fresh process asks it.
+        found = connection.exec_driver_sql(
+            "SELECT version, head, engine, body, digest, sig FROM snapshots"
+            f" WHERE game_id = {mark} AND version <= {mark} ORDER BY version DESC LIMIT 1",
+            (game_id, version),
         ).first()
     if found is None or found.version < 1:
         return None

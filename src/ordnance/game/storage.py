@@ -226,6 +226,8 @@ class Store:
         self.engine = make_engine(url)
         self._appender: _Appender | None = None
         self._shown = _shown(self.engine.url)
+        # The driver's parameter mark, for the statements run as plain SQL.
+        self._mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         with self._errors():
             ensure_schema(self.engine, keys)
 
@@ -253,9 +255,11 @@ class Store:
 
     def version(self, game: str) -> int:
         """The number of entries of ``game``; BadInput when there is no such game."""
+        # Asked at every open and every read of a game: plain SQL on the driver (a fresh
+        # process would otherwise compile the statement first).
         with self.reading() as connection:
-            found = connection.execute(
-                sa.select(games.c.version).where(games.c.id == game)
+            found = connection.exec_driver_sql(
+                f"SELECT version FROM games WHERE id = {self._mark}", (game,)
             ).scalar_one_or_none()
         if found is None:
             raise BadInput("game", game, f"no such game in {self._shown}")
@@ -271,7 +275,7 @@ class Store:
     def entries(self, game: str, start: int = 0, stop: int | None = None) -> list[Entry]:
         """The entries from ``start`` on (before ``stop``, if given), in order."""
         # Replay reads every entry: plain SQL on the driver, rows as bare tuples.
-        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        mark = self._mark
         query = (
             "SELECT seq, type, side, body, prev, hash, sig, mac FROM entries"
             f" WHERE game_id = {mark} AND seq >= {mark}"
