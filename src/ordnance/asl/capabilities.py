@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ordnance.asl.dates import MONTH_NAMES, ScenarioDate, Theater
@@ -230,7 +231,17 @@ def evaluate(token: Token, context: AmmoContext, settings: Settings = DEFAULT) -
     (7, None, ('D13.1', 'C8.9-scope', 'C8.91', 'D13.34'))
     >>> evaluate(Token.parse("sN7(4)/8(5)"), AmmoContext(ScenarioDate.parse("1944-06"))).available
     False
+    >>> evaluate(Token.parse("A5(4)/6(5)"), ctx) is evaluate(Token.parse("A5(4)/6(5)"), ctx)
+    True
     """
+    return _evaluated(token, context, settings)
+
+
+# A game reads the same few tokens in one context command after command (every shot, every
+# dispenser attempt): each reading is worked out once. Safe to share: the answer depends only
+# on the three arguments, all frozen values, and a Capability is frozen too.
+@lru_cache(maxsize=1024)
+def _evaluated(token: Token, context: AmmoContext, settings: Settings) -> Capability:
     if not token.is_dated:
         step = token.steps[0] if token.steps else None
         return _build(

@@ -20,7 +20,7 @@ success in the own MPh) with D13.35's exceptions:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ordnance.asl.dispensers.checks import check_common
@@ -91,7 +91,7 @@ def resolve_grenades(state: AfvState, roll: DieRoll, settings: Settings = DEFAUL
     check_grenades(state)
     needed = grenade_number(state)
     placed = roll.value <= needed
-    attempted = replace(state, grenades_attempted=True)
+    attempted = state.changed(grenades_attempted=True)
     clauses = ["D13.35", "D13.2-once"]
     if not state.own_turn:
         clauses.append("D13.2-defensive")
@@ -127,7 +127,7 @@ def resolve_grenades(state: AfvState, roll: DieRoll, settings: Settings = DEFAUL
         placed=True,
         placement=placement,
         mp_cost=mp_cost,
-        state_after=replace(attempted, mp_spent=state.mp_spent + mp_cost),
+        state_after=attempted.changed(mp_spent=state.mp_spent + mp_cost),
         clauses=tuple(clauses),
         explanation=(
             f"{head} Placed: a half-inch SMOKE counter in the vehicle's own Location, removed at"

@@ -6,7 +6,7 @@ builds the consequences of a Final DR that did or did not fire (D13.2-mp, D13.3,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ordnance.asl.dispensers.aim import SmokeMortarAim, case_a_drm, turn_of
 from ordnance.asl.dispensers.placement import SmokePlacement, dispenser_placement
@@ -61,7 +61,7 @@ def smoke_outcome(
     if aim is not None:
         # The target was checked (range, arc, LOS) and its DRMs were weighed.
         clauses += ("D13.32-place", "D13.32-drm")
-    attempted = replace(state, dispenser_attempted=True)
+    attempted = state.changed(dispenser_attempted=True)
     if not fired:
         return Outcome(
             None,
@@ -77,7 +77,7 @@ def smoke_outcome(
         )
     placement = _placement(state, dispenser, aim)
     mp_cost = 1 if state.own_turn else 0
-    after = replace(attempted, mp_spent=state.mp_spent + mp_cost)
+    after = attempted.changed(mp_spent=state.mp_spent + mp_cost)
     sentences = [f"Fired: {_where(placement)} ({placement.clause})."]
     sentences.append(
         "That costs 1 MP in the AFV's own MPh, spent for this alone (D13.2-mp)."
@@ -168,7 +168,7 @@ def cc_outcome(state: AfvState, fired: bool) -> Outcome:
         0,
         None,
         None,
-        replace(state, fired_weapon=True),
+        state.changed(fired_weapon=True),
         clauses,
         (
             "Fired: the sN attacks with HE in this Close Combat, as a weapon (D13.1); resolve"

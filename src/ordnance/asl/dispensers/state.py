@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ordnance.asl.smoke import Phase
@@ -158,6 +158,32 @@ class AfvState:
         """MP still to spend this MPh, when the allowance is known."""
         return None if self.mp_allowance is None else self.mp_allowance - self.mp_spent
 
+    def changed(self, **changes: Any) -> AfvState:
+        """The same state with ``changes``, as ``dataclasses.replace`` makes it, and checked
+        by the same ``__post_init__``; without re-running the twenty-field ``__init__`` (each
+        D13 attempt makes the state after it this way).
+
+        >>> AfvState(ce=True).changed(mp_spent=2) == AfvState(ce=True, mp_spent=2)
+        True
+        >>> AfvState().changed(speed=1)
+        Traceback (most recent call last):
+        ...
+        TypeError: AfvState has no field 'speed'
+        >>> AfvState().changed(mp_spent=-1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ordnance.core.errors.BadInput: bad AFV state '-1': MP spent cannot be negative
+        """
+        if not _AFV_FIELDS.issuperset(changes):
+            name = next(n for n in changes if n not in _AFV_FIELDS)
+            raise TypeError(f"AfvState has no field {name!r}")
+        values = self.__dict__.copy()
+        values.update(changes)
+        made: AfvState = object.__new__(AfvState)
+        object.__setattr__(made, "__dict__", values)
+        made.__post_init__()
+        return made
+
     def facing_to(self, corner: Corner) -> AfvState:
         """The same state with the sM's arc (TCA, or VCA when NT) turned to ``corner``.
 
@@ -165,8 +191,8 @@ class AfvState:
         Corner.W
         """
         if self.mount.turreted:
-            return replace(self, tca=corner)
-        return replace(self, vca=corner)
+            return self.changed(tca=corner)
+        return self.changed(vca=corner)
 
     def next_player_turn(self, *, own_turn: bool | None = None) -> AfvState:
         """The state at the start of the next Player Turn: the per-turn facts are cleared.
@@ -179,8 +205,7 @@ class AfvState:
         >>> n.dispenser_attempted, n.fired_weapon, n.mp_spent, n.moving, n.own_turn
         (False, False, 0, False, False)
         """
-        return replace(
-            self,
+        return self.changed(
             fired_weapon=False,
             dispenser_attempted=False,
             grenades_attempted=False,
@@ -190,6 +215,10 @@ class AfvState:
             own_turn=not self.own_turn if own_turn is None else own_turn,
             enemy_expended_in_los=False,
         )
+
+
+# The field names ``AfvState.changed`` accepts.
+_AFV_FIELDS = frozenset(f.name for f in dataclasses.fields(AfvState))
 
 
 def hexspines_between(before: Corner, after: Corner) -> int:

@@ -131,7 +131,6 @@ def pick_dispenser(
     ordnance.core.errors.BadInput: bad dispenser 'sD7 sM8': the counter lists sD and sM; ...
     """
     listed = [t for t in tokens if t.family.is_dispenser]
-    text = " ".join(str(t) for t in listed)
     if kind is not None:
         if not kind.is_dispenser:
             raise BadInput("dispenser", kind.value, _NOT_A_DISPENSER)
@@ -145,10 +144,10 @@ def pick_dispenser(
             "D13.1", "the counter shows no smoke dispenser (sD, sM, sP or sN with a Usage Number)"
         )
     kinds = sorted({t.family.value for t in listed}, key=_ORDER.index)
-    if len(kinds) > 1:
+    if len(kinds) > 1:  # only without ``kind``: ``listed`` is then every dispenser listed
         raise BadInput(
             "dispenser",
-            text,
+            " ".join(str(t) for t in listed),
             f"the counter lists {' and '.join(kinds)}; name the one to use (--type)",
         )
     capabilities = [evaluate(t, context, settings) for t in listed]
