@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ordnance.asl.dates import COMMONWEALTH, ScenarioDate, parse_nationality
@@ -233,6 +233,15 @@ def heat_target(target: str, tem: str | None = None) -> HeatTargetRuling:
     HEAT may be fired at cavalry only when it receives a wall, building, rubble or pillbox TEM;
     open does not qualify.
     """
+    if type(target) is not str or not (tem is None or type(tem) is str):
+        return _heat_target.__wrapped__(target, tem)  # not a key for the cache (a stored log's)
+    return _heat_target(target, tem)
+
+
+# Every HEAT shot names its target kind (and maybe TEM): each pair is judged once. Safe to
+# share: a pure function of two strings; the ruling is frozen.
+@lru_cache(maxsize=256)
+def _heat_target(target: str, tem: str | None) -> HeatTargetRuling:
     what = _word("target", target, DATA.always | DATA.when_covered)
     where = _word("TEM", tem, DATA.all_tem) if tem is not None else None
     clauses = ("C8.31-target",)

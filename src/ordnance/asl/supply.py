@@ -24,7 +24,7 @@ import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ordnance.asl.dates import (
@@ -198,6 +198,22 @@ def chart_number(
     >>> chart_number("american", "76L", "1943-06", counter=5).depletion_number
     5
     """
+    return _chart_number(nationality, gun, date, elite, settings, origin=origin, counter=counter)
+
+
+# A game asks the chart about the same Gun and date at every APCR/APDS shot: each answer is
+# worked out once. Safe to share: a pure function of hashable arguments; the ruling is frozen.
+@lru_cache(maxsize=256)
+def _chart_number(
+    nationality: str,
+    gun: str,
+    date: ScenarioDate | str,
+    elite: bool,
+    settings: Settings,
+    *,
+    origin: str | None,
+    counter: int | None,
+) -> ChartRuling:
     side = parse_nationality(nationality)
     maker = parse_nationality(origin) if origin is not None else None
     size = parse_gun_size(gun)

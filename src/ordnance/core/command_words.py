@@ -157,7 +157,8 @@ class CommandTable:
     def __init__(self, verbs: Mapping[str, Verb], *, options_first: bool = False) -> None:
         self.verbs = verbs
         self.options_first = options_first
-        self._read: dict[tuple[str, ...], tuple[str, dict[str, Any]]] = {}
+        # words -> verb, arguments, and the names of the arguments that hold lists
+        self._read: dict[tuple[str, ...], tuple[str, dict[str, Any], tuple[str, ...]]] = {}
 
     @cached_property
     def commands(self) -> dict[str, click.Command]:
@@ -203,12 +204,17 @@ class CommandTable:
         key = tuple(words)
         known = self._read.get(key)
         if known is None:
-            known = self._read_words(words)
+            verb, args = self._read_words(words)
+            lists = tuple(k for k, v in args.items() if isinstance(v, list))
+            known = verb, args, lists
             if len(self._read) >= READ_CACHE:
                 self._read.clear()  # start again (safe beside other threads, unlike eviction)
             self._read[key] = known
-        verb, args = known
-        return verb, {k: list(v) if isinstance(v, list) else v for k, v in args.items()}
+        verb, args, lists = known
+        fresh = args.copy()
+        for name in lists:  # the only mutable values: each answer gets its own lists
+            fresh[name] = list(fresh[name])
+        return verb, fresh
 
     def _read_words(self, words: Sequence[str]) -> tuple[str, dict[str, Any]]:
         verb = self.verb(words)

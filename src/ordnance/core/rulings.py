@@ -58,17 +58,24 @@ def jsonable(value: object) -> Any:
     {'p': '5/36', 'dice': {'white': 3, 'colored': 4, 'total': 7}, 'drms': [{...}]}
     """
     cls = type(value)
+    if cls in SCALARS:
+        return value
     how = _HOW.get(cls)
     if how is None:
         how = _how(cls)
     if how is _AS_IS:
         return value
+    # Most fields and items are plain scalars: kept as they are without a call for each.
     if type(how) is tuple:  # a dataclass: its fields' names
-        return {name: jsonable(getattr(value, name)) for name in how}
+        made = {}
+        for name in how:
+            field = getattr(value, name)
+            made[name] = field if type(field) in SCALARS else jsonable(field)
+        return made
     if how is _MAPPING:
         return {str(k): jsonable(v) for k, v in value.items()}  # type: ignore[attr-defined]
     if how is _ITEMS:
-        return [jsonable(v) for v in value]  # type: ignore[attr-defined]
+        return [v if type(v) in SCALARS else jsonable(v) for v in value]  # type: ignore[attr-defined]
     if how is _FRACTION:
         assert isinstance(value, Fraction)
         return f"{value.numerator}/{value.denominator}"
@@ -84,6 +91,9 @@ def jsonable(value: object) -> Any:
     return str(value)
 
 
+# The exact types JSON holds as they are (their subclasses, such as a StrEnum, take the
+# general path, which gives the same).
+SCALARS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 # How jsonable writes a value of each type: which of its cases the type falls in is decided
 # once per type (by the same isinstance tests, in the same order), not once per value.
 _AS_IS, _FRACTION, _DR, _DIE, _ENUM, _MAPPING, _ITEMS, _TEXT = (

@@ -41,7 +41,7 @@ from ordnance.asl.smoke import Phase
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, Direction, Hex
-from ordnance.core.rulings import jsonable
+from ordnance.core.rulings import SCALARS, jsonable
 
 
 class Crew(enum.StrEnum):
@@ -243,15 +243,22 @@ def plain(value: object) -> Any:
     ('E', '1,-1,0')
     """
     cls = type(value)
+    if cls in SCALARS:
+        return value
     how = _PLAIN.get(cls)
     if how is None:
         how = _how(cls)
     if how is _JSONABLE:
         return jsonable(value)
+    # Most fields and items are plain scalars: kept as they are without a call for each.
     if type(how) is tuple:  # a dataclass: its fields' names
-        return {name: plain(getattr(value, name)) for name in how}
+        made = {}
+        for name in how:
+            field = getattr(value, name)
+            made[name] = field if type(field) in SCALARS else plain(field)
+        return made
     if how is _ITEMS:
-        return [plain(v) for v in value]  # type: ignore[attr-defined]
+        return [v if type(v) in SCALARS else plain(v) for v in value]  # type: ignore[attr-defined]
     if how is _NAME:
         assert isinstance(value, Corner | Direction)
         return value.name

@@ -114,12 +114,13 @@ def _phase(state: AslState, command: Command) -> Resolution:
 def may_fire_now(state: AslState, side: str) -> None:
     """Refuse fire outside the side's fire phases (the A3 reading of the module docstring)."""
     phasing = side == state.player
-    allowed = {
-        Phase.PFPH: phasing,
-        Phase.MPH: True,
-        Phase.DFPH: not phasing,
-        Phase.AFPH: phasing,
-    }.get(state.phase, False)
+    phase = state.phase
+    if phase is Phase.MPH:
+        allowed = True
+    elif phase is Phase.PFPH or phase is Phase.AFPH:
+        allowed = phasing
+    else:
+        allowed = phase is Phase.DFPH and not phasing
     if not allowed:
         role = "phasing" if phasing else "non-phasing"
         raise IllegalAction(

@@ -28,7 +28,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -312,8 +312,14 @@ class Unit:
             return self.caliber
         if self.size is None:
             return None
-        digits = re.match(r"\d+", self.size)
-        return None if digits is None else int(digits[0])
+        return _calibre(self.size)
+
+
+@lru_cache(maxsize=256)
+def _calibre(size: str) -> int | None:
+    """The calibre digits of a gun size (read once per size: every shot asks)."""
+    digits = re.match(r"\d+", size)
+    return None if digits is None else int(digits[0])
 
 
 def _place(labels: Labels | None, text: str | None) -> Hex | None:
