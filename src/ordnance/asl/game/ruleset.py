@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +38,9 @@ from ordnance.asl.game.state import AslState, apply, initial_state
 from ordnance.asl.notation import Family, format_capabilities
 from ordnance.asl.terrain import asl_chart
 from ordnance.core.command_words import CommandTable
-from ordnance.core.dice import DiceSource
 from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
-from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
+from ordnance.core.ruleset import Event, JsonObject, passes_checks
 
 # Ammunition a command can declare, besides what a counter lists (ordinary AP and HE).
 _ORDINARY = (Family.AP, Family.HE)
@@ -67,8 +66,9 @@ class AslRuleset:
     def initial_state(self, scenario: Mapping[str, Any]) -> AslState:
         return initial_state(Sheet.of(scenario))
 
-    def parse_command(self, side: str, words: Sequence[str]) -> Command:
-        return parse_command(side, words)
+    # The service calls these two for every command: the module functions themselves, with no
+    # method of their own around them.
+    parse_command = staticmethod(parse_command)
 
     def to_move(self, state: AslState) -> str | None:
         return None if state.over else state.phase_owner
@@ -82,8 +82,7 @@ class AslRuleset:
                 legal.append(command.text)
         return tuple(legal)
 
-    def resolve(self, state: AslState, command: Command, dice: DiceSource) -> Resolution:
-        return rules.resolve(state, command, dice)
+    resolve = staticmethod(rules.resolve)
 
     def apply(self, state: AslState, event: Event) -> AslState:
         return apply(state, event.kind, event.data)
