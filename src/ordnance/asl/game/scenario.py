@@ -409,7 +409,16 @@ class Sheet:
 
     def other(self, side: str) -> str:
         """The opposing side."""
-        return next(s for s in self.sides if s != side)
+        found = self._opponents.get(side)
+        return next(s for s in self.sides if s != side) if found is None else found
+
+    @cached_property
+    def _opponents(self) -> dict[str, str]:
+        """Each side's opponent, worked out once (every DFPh and Player Turn asks)."""
+        opponents: dict[str, str] = {}
+        for side in self.sides:
+            opponents[side] = next((s for s in self.sides if s != side), side)
+        return {side: other for side, other in opponents.items() if other != side}
 
     def context(self, unit: Unit) -> AmmoContext:
         """What the unit's counter is read against (C8.91, C8.2-elite, date flags)."""
