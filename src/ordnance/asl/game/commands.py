@@ -241,6 +241,9 @@ COMMANDS = CommandTable(
 
 def parse_command(side: str, words: Sequence[str]) -> Command:
     """Read one command (see the module docstring); the text is rebuilt in canonical order."""
+    if len(words) == 2 and words[0] == "phase" and words[1] == "next":
+        # Most of a game's commands, word for word: what reading them would give.
+        return Command(side, "phase", {}, "phase next")
     verb, args = COMMANDS.read(words)
     if verb == "phase":
         if args["step"] != "next":
