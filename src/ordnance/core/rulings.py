@@ -92,7 +92,7 @@ def jsonable(value: object) -> Any:
 
 
 # The exact types JSON holds as they are (their subclasses, such as a StrEnum, take the
-# general path, which gives the same).
+# general path: an enum is written as its plain value).
 SCALARS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 # How jsonable writes a value of each type: which of its cases the type falls in is decided
 # once per type (by the same isinstance tests, in the same order), not once per value.
