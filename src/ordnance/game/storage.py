@@ -428,6 +428,7 @@ class _Appender:
         # The kept connection (SQLite files only: a :memory: database is one per thread).
         self.keeps = self.sqlite and isinstance(engine.pool, sa.pool.QueuePool)
         self._kept: Any = None
+        self._kept_cursor: Any = None
         self._kept_by = 0  # the process that took it
         self._busy = threading.Lock()
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
@@ -462,18 +463,21 @@ class _Appender:
         if raw is None or self._kept_by != os.getpid():
             with storage_errors(self.shown):
                 raw = self.engine.raw_connection()
+            # Its driver cursor too, used for every append on it (made and closed once).
+            driver: Any = raw.driver_connection
+            self._kept_cursor = driver.cursor()
             self._kept, self._kept_by = raw, os.getpid()
         try:
-            return self._append(raw, game, based_on, rows)
+            return self._append(raw, game, based_on, rows, self._kept_cursor)
         except BaseException:
-            self._kept = None
+            self._kept = self._kept_cursor = None
             raw.close()  # back to the pool, which resets it (or drops it when it is broken)
             raise
 
     def close(self) -> None:
         """Give the kept connection back to the pool."""
         with self._busy:
-            raw, self._kept = self._kept, None
+            raw, self._kept, self._kept_cursor = self._kept, None, None
             if raw is not None and self._kept_by == os.getpid():
                 raw.close()
 
@@ -483,10 +487,14 @@ class _Appender:
         game: str,
         based_on: int,
         rows: list[tuple[Any, ...]],
+        kept_cursor: Any = None,
     ) -> bool:
         # SQLite: the driver's own cursor (not the pool's proxy of it); one row (one command)
-        # is one execute, not an executemany.
-        cursor = raw.driver_connection.cursor() if self.sqlite else raw.cursor()
+        # is one execute, not an executemany. ``kept_cursor``: the kept connection's own.
+        if kept_cursor is not None:
+            cursor = kept_cursor
+        else:
+            cursor = raw.driver_connection.cursor() if self.sqlite else raw.cursor()
         try:
             if self.sqlite:
                 cursor.execute("BEGIN IMMEDIATE")
@@ -516,8 +524,9 @@ class _Appender:
             raise
         finally:
             # After a failed BEGIN (a locked file) the rollback closed the connection too.
-            with contextlib.suppress(self.dbapi.Error):
-                cursor.close()
+            if kept_cursor is None:
+                with contextlib.suppress(self.dbapi.Error):
+                    cursor.close()
 
     def _rollback(self, raw: Any) -> None:
         try:
