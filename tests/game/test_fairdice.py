@@ -42,18 +42,12 @@ def test_bytes_from_252_up_are_skipped_and_the_stream_goes_on(monkeypatch):
     # A digest of bytes that are all rejected forces the next block: no face is ever forced.
     calls = []
 
-    class Fake:
-        def __init__(self, block: int) -> None:
-            self.block = block
-
-        def digest(self) -> bytes:
-            return bytes([255] * 32) if self.block == 0 else bytes([5, 252, 6] + [0] * 29)
-
-    def fake_new(key, message, digestmod):
+    def fake_digest(key, message, digest):
         calls.append(message[-4:])
-        return Fake(int.from_bytes(message[-4:], "big"))
+        block = int.from_bytes(message[-4:], "big")
+        return bytes([255] * 32) if block == 0 else bytes([5, 252, 6] + [0] * 29)
 
-    monkeypatch.setattr(fairdice.hmac, "new", fake_new)
+    monkeypatch.setattr(fairdice.hmac, "digest", fake_digest)
     assert faces(b"k", "g", 0, {}, index=0, count=2) == (6, 1)
     assert calls == [(0).to_bytes(4, "big"), (1).to_bytes(4, "big")]
 

@@ -39,6 +39,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput
@@ -106,11 +107,19 @@ def _message(
         body["entropy"] = entropy
     if proposal is not None:
         body["proposal"] = proposal
-    return _DOMAIN + _CANONICAL.encode(body).encode() + b"\x00"
+    return _DOMAIN + "".join(_ENCODE(body, 0)).encode() + b"\x00"
 
 
-# json.dumps(body, sort_keys=True, separators=(",", ":")), without making an encoder per roll.
+# json.dumps(body, sort_keys=True, separators=(",", ":")): the standard library's C encoder
+# with the arguments JSONEncoder gives it (so the same bytes), made once, called directly.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+_C_MAKE: Any = getattr(json.encoder, "c_make_encoder", None)
+_ASCII = json.encoder.encode_basestring_ascii
+_ENCODE: Any = (
+    _C_MAKE(None, _CANONICAL.default, _ASCII, None, ":", ",", True, False, True)
+    if _C_MAKE is not None
+    else lambda body, _: [_CANONICAL.encode(body)]
+)
 
 
 def faces(
@@ -129,7 +138,7 @@ def faces(
     shown: list[int] = []
     block = 0
     while len(shown) < count:
-        digest = hmac.new(seed, message + block.to_bytes(4, "big"), hashlib.sha256).digest()
+        digest = hmac.digest(seed, message + block.to_bytes(4, "big"), "sha256")
         for byte in digest:
             if byte < _ACCEPT_BELOW:  # a byte from 252 up is skipped (no modulo bias)
                 shown.append(byte % 6 + 1)
