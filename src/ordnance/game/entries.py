@@ -188,11 +188,42 @@ class Entry:
         return digest(self.content()) == self.hash
 
 
+def entry_of(
+    seq: int,
+    kind: str,
+    side: str | None,
+    body: Mapping[str, Any],
+    prev: str,
+    *,
+    hashed: str,
+    sig: str | None,
+    body_text: str | None,
+    mac: str | None,
+) -> Entry:
+    """``Entry(seq, kind, side, body, prev, hashed, sig, body_text=..., mac=...)``, made as the
+    frozen ``__init__`` would make it but without its call per field (every command makes one,
+    every entry read back from a database is one).
+
+    >>> entry_of(1, "seed", None, {}, "p", hashed="h", sig=None, body_text="{}", mac=None) == (
+    ...     Entry(1, "seed", None, {}, "p", "h"))
+    True
+    """
+    made: Entry = _NEW(Entry)
+    _SET(made, "__dict__", {
+        "seq": seq, "type": kind, "side": side, "body": body, "prev": prev, "hash": hashed,
+        "sig": sig, "body_text": body_text, "mac": mac,
+    })  # fmt: skip
+    return made
+
+
+_NEW, _SET = object.__new__, object.__setattr__
+
+
 def signed(entry: Entry, sig: str) -> Entry:
     """The entry with its writer's signature."""
-    return Entry(
-        entry.seq, entry.type, entry.side, entry.body, entry.prev, entry.hash, sig,
-        body_text=entry.body_text, mac=entry.mac,
+    return entry_of(
+        entry.seq, entry.type, entry.side, entry.body, entry.prev,
+        hashed=entry.hash, sig=sig, body_text=entry.body_text, mac=entry.mac,
     )  # fmt: skip
 
 
@@ -217,9 +248,10 @@ def _keyed(key: bytes) -> hmac.HMAC:
 
 def with_mac(entry: Entry, key: bytes) -> Entry:
     """The entry with the service's MAC (an entry taken from a file, once verified)."""
-    return Entry(
-        entry.seq, entry.type, entry.side, entry.body, entry.prev, entry.hash, entry.sig,
-        body_text=entry.body_text, mac=entry_mac(key, entry.hash),
+    return entry_of(
+        entry.seq, entry.type, entry.side, entry.body, entry.prev,
+        hashed=entry.hash, sig=entry.sig, body_text=entry.body_text,
+        mac=entry_mac(key, entry.hash),
     )  # fmt: skip
 
 
@@ -260,4 +292,4 @@ def make_entry(
     plain = body if as_given else json.loads(text)
     hashed = _chain_hash(seq, kind, side, text, prev)
     mac = None if mac_key is None else entry_mac(mac_key, hashed)
-    return Entry(seq, kind, side, plain, prev, hashed, body_text=text, mac=mac)
+    return entry_of(seq, kind, side, plain, prev, hashed=hashed, sig=None, body_text=text, mac=mac)

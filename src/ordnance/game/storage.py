@@ -48,7 +48,7 @@ from ordnance.game.dberrors import (
     driver_failure,
     storage_errors,
 )
-from ordnance.game.entries import Entry, canonical
+from ordnance.game.entries import Entry, canonical, entry_of
 from ordnance.game.errors import StaleState
 from ordnance.game.keystore import KeyStore
 from ordnance.game.migrations import __file__ as _migrations_init
@@ -290,7 +290,17 @@ class Store:
         for loads in (orjson.loads, json.loads):
             try:
                 return [
-                    Entry(seq, kind, side, loads(body), prev, hashed, sig, body_text=body, mac=mac)
+                    entry_of(
+                        seq,
+                        kind,
+                        side,
+                        loads(body),
+                        prev,
+                        hashed=hashed,
+                        sig=sig,
+                        body_text=body,
+                        mac=mac,
+                    )
                     for seq, kind, side, body, prev, hashed, sig, mac in rows
                 ]
             except (ValueError, RecursionError):
