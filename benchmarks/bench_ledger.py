@@ -28,8 +28,8 @@
    the last multiple of K writes, as commands write none), and once more with the newest
    snapshot K - 1 entries back (the longest tail a service can meet); folded from entries
    already in memory; and ``verify`` of the exported file (every command resolved again, every
-   roll recomputed from the revealed seed). Each replay is timed REPEAT times; the median is
-   printed.
+   roll recomputed from the revealed seed). Each replay is timed REPEAT times; the least is
+   printed (as timeit does: a busy machine only ever adds to a run).
 
 Run: ``.venv/bin/python benchmarks/bench_ledger.py [--commands N]``
 """
@@ -68,14 +68,14 @@ SENDS = 5  # copies of the game the commands are sent to (each block: the least 
 GOAL = 100_000  # events/s, issue 17
 
 
-def median_seconds(work: Any) -> float:
-    """The median CPU seconds of REPEAT runs of ``work()``."""
+def least_seconds(work: Any) -> float:
+    """The least CPU seconds of REPEAT runs of ``work()``."""
     spent = []
     for _ in range(REPEAT):
         started = time.process_time()
         work()
         spent.append(time.process_time() - started)
-    return statistics.median(spent)
+    return min(spent)
 
 
 def open_fresh(url: str, game: str, keys: Path, *, from_snapshot: bool) -> fold.Game:
@@ -196,16 +196,16 @@ class PlainInserts:
 
 
 def per_entry(work: Any, log: list[Entry]) -> float:
-    """The median over REPEAT runs of the CPU seconds ``work(entry)`` takes per entry."""
-    return median_seconds(lambda: [work(e) for e in log]) / len(log)
+    """The least over REPEAT runs of the CPU seconds ``work(entry)`` takes per entry."""
+    return least_seconds(lambda: [work(e) for e in log]) / len(log)
 
 
 def opened(url: str, game: str, keys: Path, *, from_snapshot: bool) -> float:
-    """The median CPU seconds a fresh service takes to open ``game``."""
+    """The least CPU seconds a fresh service takes to open ``game`` (of REPEAT)."""
     OPENED.clear()
     for _ in range(REPEAT):
         open_fresh(url, game, keys, from_snapshot=from_snapshot)
-    return statistics.median(OPENED)
+    return min(OPENED)
 
 
 def fold_all(log: list[Entry]) -> fold.Game:
@@ -273,7 +273,7 @@ def measure_commands(folder: Path, scenario: Any, commands: int) -> tuple[GameSe
         lambda e: make_entry(e.seq, e.type, e.side, e.body, e.prev, as_given=e.type == "command"),
         log,
     )
-    folding = median_seconds(lambda: fold_all(service.log(made.game))) / (stored + 1)
+    folding = least_seconds(lambda: fold_all(service.log(made.game))) / (stored + 1)
 
     per_command, per_row = spent / stored, floor / stored
     print(f"commands through the service (SQLite file, synchronous=OFF): {stored}")
@@ -330,7 +330,7 @@ def measure_replay(folder: Path, service: GameService, made: NewGame) -> None:
     with fresh.store.reading() as connection:
         kept = connection.execute(sa.select(snapshots.snapshots.c.version)).scalar_one()
     from_snapshot = opened(url, made.game, keys, from_snapshot=True)
-    in_memory = median_seconds(lambda: fold_all(log))
+    in_memory = least_seconds(lambda: fold_all(log))
     # The longest tail a fresh service can meet: the newest snapshot K - 1 entries back.
     earlier = len(log) - (k - 1)
     snapshots.save(fresh.store, fold_all(log[:earlier]), fresh.signer)
