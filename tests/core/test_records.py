@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from functools import cached_property
 
 import pytest
@@ -26,6 +26,25 @@ class Checked:
     def __post_init__(self) -> None:
         if self.a < 0:
             raise ValueError("negative")
+
+
+@dataclass(frozen=True)
+class Derived:
+    a: int
+    twice: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "twice", 2 * self.a)
+
+
+@dataclass(frozen=True)
+class WithInitVar:
+    a: int
+    scale: InitVar[int] = 1
+    scaled: int = field(init=False, default=0)
+
+    def __post_init__(self, scale: int) -> None:
+        object.__setattr__(self, "scaled", self.a * scale)
 
 
 @dataclass(frozen=True)
@@ -53,3 +72,12 @@ def test_checks_and_cached_values_are_not_skipped():
     assert evolve(first, a=5).double == 10
     with pytest.raises(TypeError, match="no field"):
         evolve(Plain(1), d=2)
+
+
+def test_post_init_runs_on_the_copy_as_init_runs_it():
+    # A derived field is worked out again from the changed fields, as replace() does.
+    assert evolve(Derived(2), a=5) == replace(Derived(2), a=5) == Derived(5)
+    assert evolve(Derived(2), a=5).twice == 10
+    # An InitVar or a field left out of __init__: dataclasses.replace itself, with its rules.
+    assert evolve(WithInitVar(2, 3), a=4, scale=3).scaled == 12
+    assert evolve(WithInitVar(2, 3), a=4) == replace(WithInitVar(2, 3), a=4)

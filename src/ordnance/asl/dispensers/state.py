@@ -41,6 +41,7 @@ from ordnance.asl.smoke import Phase
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, Direction, Hex
+from ordnance.core.records import evolve
 from ordnance.core.rulings import SCALARS, jsonable
 
 
@@ -159,9 +160,9 @@ class AfvState:
         return None if self.mp_allowance is None else self.mp_allowance - self.mp_spent
 
     def changed(self, **changes: Any) -> AfvState:
-        """The same state with ``changes``, as ``dataclasses.replace`` makes it, and checked
-        by the same ``__post_init__``; without re-running the twenty-field ``__init__`` (each
-        D13 attempt makes the state after it this way).
+        """The same state with ``changes``, as ``dataclasses.replace`` makes it and checked by
+        the same ``__post_init__`` (:func:`~ordnance.core.records.evolve`: without re-running
+        the twenty-field ``__init__``; each D13 attempt makes the state after it this way).
 
         >>> AfvState(ce=True).changed(mp_spent=2) == AfvState(ce=True, mp_spent=2)
         True
@@ -174,15 +175,7 @@ class AfvState:
         ...
         ordnance.core.errors.BadInput: bad AFV state '-1': MP spent cannot be negative
         """
-        if not _AFV_FIELDS.issuperset(changes):
-            name = next(n for n in changes if n not in _AFV_FIELDS)
-            raise TypeError(f"AfvState has no field {name!r}")
-        values = self.__dict__.copy()
-        values.update(changes)
-        made: AfvState = object.__new__(AfvState)
-        object.__setattr__(made, "__dict__", values)
-        made.__post_init__()
-        return made
+        return evolve(self, **changes)
 
     def facing_to(self, corner: Corner) -> AfvState:
         """The same state with the sM's arc (TCA, or VCA when NT) turned to ``corner``.
@@ -215,10 +208,6 @@ class AfvState:
             own_turn=not self.own_turn if own_turn is None else own_turn,
             enemy_expended_in_los=False,
         )
-
-
-# The field names ``AfvState.changed`` accepts.
-_AFV_FIELDS = frozenset(f.name for f in dataclasses.fields(AfvState))
 
 
 def hexspines_between(before: Corner, after: Corner) -> int:
