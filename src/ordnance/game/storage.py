@@ -303,12 +303,12 @@ class Store:
                     )
                     for seq, kind, side, body, prev, hashed, sig, mac in rows
                 ]
-            except (ValueError, RecursionError):
-                pass
+            except (ValueError, RecursionError) as error:
+                failure = error
         # Off the fast path: find the damaged entry and name it.
         for seq, _, _, body, *_ in rows:
             self._body(game, seq, body)
-        raise AssertionError("unreachable: json.loads refused a body and then read it")
+        raise damaged(self._shown, game, f"an entry's body cannot be read ({failure})")
 
     def _body(self, game: str, seq: int, text: str) -> Any:
         try:

@@ -417,8 +417,10 @@ class Sheet:
         """Each side's opponent, worked out once (every DFPh and Player Turn asks)."""
         opponents: dict[str, str] = {}
         for side in self.sides:
-            opponents[side] = next((s for s in self.sides if s != side), side)
-        return {side: other for side, other in opponents.items() if other != side}
+            for other in self.sides:
+                if other != side:
+                    opponents.setdefault(side, other)
+        return opponents
 
     def context(self, unit: Unit) -> AmmoContext:
         """What the unit's counter is read against (C8.91, C8.2-elite, date flags)."""
