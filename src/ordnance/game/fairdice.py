@@ -33,7 +33,6 @@ anyone can recompute every roll (:func:`faces`) and check the seed against the c
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import re
 import secrets
@@ -44,6 +43,7 @@ from typing import Any
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput
 from ordnance.core.ruleset import RollKind, RollRecord
+from ordnance.game.keyed import hmac_sha256
 
 SEED_BYTES = 32
 # 252 is the largest multiple of 6 not above 256: bytes below it map to faces without bias.
@@ -138,7 +138,7 @@ def faces(
     shown: list[int] = []
     block = 0
     while len(shown) < count:
-        digest = hmac.digest(seed, message + block.to_bytes(4, "big"), "sha256")
+        digest = hmac_sha256(seed, message + block.to_bytes(4, "big"))
         for byte in digest:
             if byte < _ACCEPT_BELOW:  # a byte from 252 up is skipped (no modulo bias)
                 shown.append(byte % 6 + 1)
