@@ -11,6 +11,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ordnance.game import fairdice
 from ordnance.game.fairdice import FairDice, commitment, faces
@@ -120,3 +122,28 @@ def test_fair_dice_record_index_purpose_faces_and_epoch():
 
 def test_the_commitment_is_the_seeds_sha256():
     assert commitment(b"abc") == hashlib.sha256(b"abc").hexdigest()
+
+
+@pytest.mark.clause("SYS.dice")
+@given(
+    st.fixed_dictionaries({
+        "seed": st.binary(min_size=1, max_size=40),
+        "game": st.text(min_size=1, max_size=12),
+        "epoch": st.integers(0, 5),
+        "seeds": st.dictionaries(st.sampled_from(["german", "russian", "ü"]), st.text(max_size=10)),
+    }),
+    st.one_of(st.none(), st.text(alphabet="0123456789abcdef", min_size=32, max_size=32)),
+    st.one_of(st.none(), st.integers(0, 10**6)),
+    st.integers(0, 10**5),
+)  # fmt: skip
+def test_a_commands_dice_roll_what_faces_derives(where, entropy, proposal, start):
+    # FairDice makes the message around the roll's index once per command: every roll must be
+    # the one faces() derives from the whole message (which verify recomputes).
+    dice = FairDice(**where, start=start, entropy=entropy, proposal=proposal)
+    rolled = [dice.roll_dr("a"), dice.roll_die("b"), dice.roll_dr("c")]
+    derive = {"entropy": entropy, "proposal": proposal}
+    assert [(rolled[0].white, rolled[0].colored), (rolled[2].white, rolled[2].colored)] == [
+        faces(**where, index=start, count=2, **derive),
+        faces(**where, index=start + 2, count=2, **derive),
+    ]
+    assert (rolled[1].value,) == faces(**where, index=start + 1, count=1, **derive)

@@ -110,6 +110,26 @@ def _message(
     return _DOMAIN + "".join(_ENCODE(body, 0)).encode() + b"\x00"
 
 
+def _around_roll(
+    game: str, epoch: int, seeds: Mapping[str, str], entropy: str | None, proposal: int | None
+) -> tuple[bytes, bytes]:
+    """:func:`_message` of one command's rolls as the text before and after the roll's index:
+    in sorted order "roll" follows entropy, epoch, game and proposal, and precedes "seeds".
+
+    >>> head, tail = _around_roll("g1", 0, {"german": "x"}, "ab", None)
+    >>> head + b"7" + tail == _message("g1", 0, {"german": "x"}, 7, entropy="ab")
+    True
+    """
+    before: dict[str, object] = {"game": game, "epoch": epoch}
+    if entropy is not None:
+        before["entropy"] = entropy
+    if proposal is not None:
+        before["proposal"] = proposal
+    head = "".join(_ENCODE(before, 0))[:-1] + ',"roll":'
+    tail = ',"seeds":' + "".join(_ENCODE(dict(seeds), 0)) + "}"
+    return _DOMAIN + head.encode(), tail.encode() + b"\x00"
+
+
 # json.dumps(body, sort_keys=True, separators=(",", ":")): the standard library's C encoder
 # with the arguments JSONEncoder gives it (so the same bytes), made once, called directly.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
@@ -135,6 +155,10 @@ def faces(
 ) -> tuple[int, ...]:
     """The ``count`` faces of roll ``index`` (2 for a DR, 1 for a dr)."""
     message = _message(game, epoch, seeds, index, entropy=entropy, proposal=proposal)
+    return _faces(seed, message, count)
+
+
+def _faces(seed: bytes, message: bytes, count: int) -> tuple[int, ...]:
     shown: list[int] = []
     block = 0
     while len(shown) < count:
@@ -170,20 +194,20 @@ class FairDice:
     # command that rolls nothing needs none).
     draw_entropy: bool = False
 
+    # The message around the roll's index, made at the command's first roll (once the entropy is
+    # known): the rest of the message is the same for every roll of the command.
+    _around: tuple[bytes, bytes] | None = field(default=None, init=False, repr=False, compare=False)
+
     def _roll(self, purpose: str, kind: RollKind, count: int) -> tuple[int, ...]:
-        if self.entropy is None and self.draw_entropy:
-            self.entropy = new_entropy()
+        if self._around is None:
+            if self.entropy is None and self.draw_entropy:
+                self.entropy = new_entropy()
+            self._around = _around_roll(
+                self.game, self.epoch, self.seeds, self.entropy, self.proposal
+            )
+        head, tail = self._around
         index = self.start + len(self.rolls)
-        shown = faces(
-            self.seed,
-            self.game,
-            self.epoch,
-            self.seeds,
-            index=index,
-            count=count,
-            entropy=self.entropy,
-            proposal=self.proposal,
-        )
+        shown = _faces(self.seed, head + str(index).encode() + tail, count)
         self.rolls.append(RollRecord(index, purpose, kind, shown, "fair", self.epoch))
         return shown
 
