@@ -38,6 +38,11 @@ RollSource = Literal["fair", "physical"]
 
 StateT = TypeVar("StateT")
 
+# Commands, events and resolutions are made for every command a game sees. A frozen dataclass's
+# own __init__ sets each field through object.__setattr__ in turn; theirs set the instance's
+# __dict__ at once: the same value (same fields, defaults, equality and repr), made cheaper.
+_SET = object.__setattr__
+
 
 def _object(data: object, what: str) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
@@ -53,6 +58,15 @@ class Command:
     verb: str
     args: Mapping[str, Any] = field(default_factory=dict)
     text: str = ""
+
+    def __init__(
+        self, side: str, verb: str, args: Mapping[str, Any] | None = None, text: str = ""
+    ) -> None:
+        _SET(
+            self,
+            "__dict__",
+            {"side": side, "verb": verb, "args": {} if args is None else args, "text": text},
+        )
 
     def to_json(self) -> JsonObject:
         return {"side": self.side, "verb": self.verb, "args": dict(self.args), "text": self.text}
@@ -72,6 +86,9 @@ class Event:
 
     kind: str
     data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, kind: str, data: Mapping[str, Any] | None = None) -> None:
+        _SET(self, "__dict__", {"kind": kind, "data": {} if data is None else data})
 
     def to_json(self) -> JsonObject:
         return {"kind": self.kind, "data": dict(self.data)}
@@ -142,6 +159,9 @@ class Resolution:
 
     events: tuple[Event, ...]
     ruling: Mapping[str, Any]
+
+    def __init__(self, events: tuple[Event, ...], ruling: Mapping[str, Any]) -> None:
+        _SET(self, "__dict__", {"events": events, "ruling": ruling})
 
 
 class Ruleset(Protocol[StateT]):

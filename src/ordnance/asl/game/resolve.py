@@ -104,11 +104,19 @@ def _phase(state: AslState, command: Command) -> Resolution:
         )
     turn, player, phase = after
     words = f"Game Turn {turn}, {player} Player Turn: the {phase} begins."
+    event = Event("phase", {"turn": turn, "player": player, "phase": str(phase)})
+    if not state.smoke:
+        # Most phase changes, with no SMOKE to remove: the ruling _ruling would make, made
+        # directly (one clause, no detail).
+        ruling = {
+            "command": command.text,
+            "side": command.side,
+            "clauses": [SEQUENCE],
+            "explanation": words,
+        }
+        return Resolution((event,), ruling)
     clauses, gone = smoke_leaving(state, player, phase)
-    return Resolution(
-        (Event("phase", {"turn": turn, "player": player, "phase": str(phase)}),),
-        _ruling(command, (SEQUENCE, *clauses), f"{words}{gone}"),
-    )
+    return Resolution((event,), _ruling(command, (SEQUENCE, *clauses), f"{words}{gone}"))
 
 
 def may_fire_now(state: AslState, side: str) -> None:
