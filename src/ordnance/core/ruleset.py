@@ -69,7 +69,9 @@ class Command:
         )
 
     def to_json(self) -> JsonObject:
-        return {"side": self.side, "verb": self.verb, "args": dict(self.args), "text": self.text}
+        # No arguments is the common case ("phase next", its mapping read-only): a new {}.
+        args = dict(self.args) if self.args else {}
+        return {"side": self.side, "verb": self.verb, "args": args, "text": self.text}
 
     @classmethod
     def from_json(cls, data: object) -> Command:

@@ -57,6 +57,7 @@ from ordnance.core.ruleset import Command, Event, Resolution
 from ordnance.core.rulings import DRM, jsonable
 
 _SMOKE = frozenset({Family.SMOKE, Family.WP})
+_TARGETED = _SMOKE | {Family.HEAT}  # the ammunition --target means something for
 
 
 def resolve(state: AslState, command: Command, dice: DiceSource) -> Resolution:
@@ -143,12 +144,13 @@ def one_shot(state: AslState, unit_id: str) -> None:
     phase's shots, so the Gun may fire again. Rate of Fire is not in these texts: the engine
     refuses a second shot rather than guess a ROF roll.
     """
-    if any(shot.unit == unit_id for shot in state.shots):
-        raise IllegalAction(
-            SEQUENCE,
-            f"{unit_id} has already fired in this {state.phase}; a second shot would need Rate"
-            " of Fire, which the engine does not model",
-        )
+    for shot in state.shots:
+        if shot.unit == unit_id:
+            raise IllegalAction(
+                SEQUENCE,
+                f"{unit_id} has already fired in this {state.phase}; a second shot would need"
+                " Rate of Fire, which the engine does not model",
+            )
     if state.phase is Phase.AFPH and state.status[unit_id].prep_fired:
         raise IllegalAction(
             SEQUENCE, f"{unit_id} fired in this Player Turn's PFPh: it may not fire in the AFPh"
@@ -175,12 +177,12 @@ def depletion_number(state: AslState, unit: Unit, family: Family) -> Supply:
     """
     sheet = state.sheet
     if unit.kind == "scw":
-        return Supply(None, "An SCW fires HEAT without a Depletion Number.", ("C8.3-scw",))
+        return _SCW_SUPPLY
     if unit.kind == "atr":
-        return Supply(None, "An ATR fires AP with no Depletion Number.", ())
+        return _ATR_SUPPLY
     tokens = [t for t in unit.tokens if t.family is family]
-    if not tokens and family in (Family.AP, Family.HE):
-        return Supply(None, f"Ordinary {family.ammo}: the counter limits none.", ("C8.8",))
+    if not tokens and (family is Family.AP or family is Family.HE):
+        return _ORDINARY_SUPPLY[family]
     state.record(unit.id).check_usable(unit.id, family)
     capability = _capability(state, unit, tokens)
     if family is Family.HEAT:
@@ -198,6 +200,16 @@ def depletion_number(state: AslState, unit: Unit, family: Family) -> Supply:
             raise IllegalAction("C8.2-chart", chart.explanation)
         return Supply(chart.depletion_number, chart.explanation, chart.clauses)
     return Supply(capability.depletion_number, capability.explanation, capability.clauses)
+
+
+# The answers that need nothing but the unit's kind or the family (a Supply is immutable, so
+# the same one serves every shot).
+_SCW_SUPPLY = Supply(None, "An SCW fires HEAT without a Depletion Number.", ("C8.3-scw",))
+_ATR_SUPPLY = Supply(None, "An ATR fires AP with no Depletion Number.", ())
+_ORDINARY_SUPPLY = {
+    family: Supply(None, f"Ordinary {family.ammo}: the counter limits none.", ("C8.8",))
+    for family in (Family.AP, Family.HE)
+}
 
 
 def _capability(state: AslState, unit: Unit, tokens: list[Any]) -> Capability:
@@ -247,11 +259,13 @@ class _Shot:
 def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Resolution:
     args = command.args
     family = Family.from_ammo(str(args["ammo"]))
+    ammo = family.ammo
+    smoke = family in _SMOKE
     _check_family(unit, family)
     may_fire_now(state, command.side)
-    placement = _placement(state, command, family) if family in _SMOKE else None
+    placement = _placement(state, command, family) if smoke else None
     smoke_hex = smoke_target(state, command, unit) if placement is not None else None
-    if command.args.get("target") is not None and family not in (*_SMOKE, Family.HEAT):
+    if args.get("target") is not None and family not in _TARGETED:
         raise BadInput(
             "command", command.text, "--target is a hex for SMOKE/WP or a target kind for HEAT"
         )
@@ -259,11 +273,11 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     one_shot(state, unit.id)
     target = _heat_target(command) if family is Family.HEAT else None
     what = "Placement DR" if placement is not None else "To Hit DR"
-    roll = dice.roll_dr(f"{what} ({family.ammo}) for {unit.id}")
+    roll = dice.roll_dr(f"{what} ({ammo}) for {unit.id}")
     shot = _Shot(unit, family, roll, [supply.explanation], clauses=list(supply.clauses))
     _supply_and_breakdown(state, shot, supply.number, bool(args.get("intensive_fire")))
     if shot.fired:
-        shot.events.append(Event("fired", _unit_ammo(unit, family, smoke=family in _SMOKE)))
+        shot.events.append(Event("fired", _unit_ammo(unit, family, smoke=smoke)))
     if shot.malfunctioned:
         shot.events.append(Event("malfunction", {"unit": unit.id}))
     case_a = later_fire_drm(state, unit)
@@ -275,9 +289,7 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     if placement is not None:
         shot.add(placement.clauses, placement.explanation if shot.fired else None)
         if smoke_hex is not None and hit:
-            event, words = smoke_marker(
-                state, unit, family.ammo, bool(placement.dispersed), smoke_hex
-            )
+            event, words = smoke_marker(state, unit, ammo, bool(placement.dispersed), smoke_hex)
             shot.events.append(event)
             shot.add(("C8.52",), words)
             shot.detail["marker"] = event.data
@@ -291,7 +303,7 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
         shot.add(he["clauses"], he["explanation"])
     detail = {
         "unit": unit.id,
-        "ammo": family.ammo,
+        "ammo": ammo,
         "dice": jsonable(roll),
         **shot.detail,
         "fired": shot.fired,
@@ -627,4 +639,9 @@ def _canister_fp(unit: Unit, given: object) -> Fraction:
 
 
 def _unit_ammo(unit: Unit, family: Family, **more: Any) -> dict[str, Any]:
-    return {"unit": unit.id, "ammo": family.value, **more}
+    return {"unit": unit.id, "ammo": _SYMBOLS[family], **more}
+
+
+# Each family's symbol (its value), by a table lookup rather than the enum's ``value``
+# descriptor: events name the ammunition of every shot by it.
+_SYMBOLS: dict[Family, str] = {family: family.value for family in Family}
