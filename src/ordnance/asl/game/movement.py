@@ -41,7 +41,7 @@ from ordnance.asl.game.sight import UNSEEN, watchers
 from ordnance.asl.game.state import AslState
 from ordnance.asl.smoke import Phase
 from ordnance.core.errors import BadInput, IllegalAction
-from ordnance.core.hexgrid import Corner, Hex
+from ordnance.core.hexgrid import Corner
 from ordnance.core.ruleset import Command, Event, Resolution
 
 MOVERS = ("vehicle", "scw", "atr")
@@ -88,7 +88,7 @@ def _move(state: AslState, command: Command, unit: Unit) -> Resolution:
     elif dest is not None:
         steps = find_path(state, unit, str(dest))
     extra = int(args["mp"]) if args.get("mp") is not None else (0 if moving else 1)
-    mp = (sum(s.mp for s in steps) if unit.afv is not None else 0) + extra
+    mp = (sum(s.mp for s in steps) if steps and unit.afv is not None else 0) + extra
     data: dict[str, Any] = {"unit": unit.id, "mp": mp}
     hex = status.hex
     if steps:
@@ -103,7 +103,7 @@ def _move(state: AslState, command: Command, unit: Unit) -> Resolution:
         priced = "; ".join(f"{sheet.label(s.hex)}: {s.why}" for s in steps)
         words.append(f"entering {', '.join(data['path'])} ({priced}")
         words[-1] += f"; +{extra} in place)" if extra else ")"
-    rules = tuple(dict.fromkeys(r for s in steps for r in s.rules))
+    rules = tuple(dict.fromkeys(r for s in steps for r in s.rules)) if steps else ()
     if unit.afv is not None and status.afv is not None:
         spent = status.afv.mp_spent + mp
         allowance = unit.afv.mp
@@ -112,8 +112,10 @@ def _move(state: AslState, command: Command, unit: Unit) -> Resolution:
                 MOVE_RULE, f"{unit.id} has {allowance - status.afv.mp_spent} MP left, not {mp}"
             )
         words.append(f"({spent} MP spent" + ("" if allowance is None else f" of {allowance}") + ")")
-    hexes: list[Hex | None] = [s.hex for s in steps] or [hex]
-    seen = tuple(dict.fromkeys(u for h in hexes for u in watchers(state, unit.id, h)))
+    if steps:
+        seen = tuple(dict.fromkeys(u for s in steps for u in watchers(state, unit.id, s.hex)))
+    else:  # MP spent in place: one hex, whose watchers are each named once already
+        seen = watchers(state, unit.id, hex)
     data["seen_by"] = list(seen)
     sentence = (
         " ".join(words) + ". It moved this Player Turn: its Canister is Area Fire (C8.4-halve)."

@@ -183,10 +183,11 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
         return replace(state, records={**state.records, side: records})
     if kind == "fired":
         smoke = bool(data["smoke"])
+        non_smoke = state.non_smoke
         return replace(
             state,
             shots=(*state.shots, Shot(unit_id, _family(data["ammo"]), smoke)),
-            non_smoke=state.non_smoke if smoke else state.non_smoke | {side},
+            non_smoke=non_smoke if smoke or side in non_smoke else non_smoke | {side},
             status={**state.status, unit_id: _fired(state.status[unit_id], state.phase)},
         )
     status = state.status[unit_id]
@@ -336,7 +337,7 @@ def _expenditure(
     state: AslState, unit_id: str, hex: Hex | None, data: Mapping[str, Any]
 ) -> Expenditure:
     side = state.sheet.unit(unit_id).side
-    return Expenditure(unit_id, side, hex, frozenset(str(u) for u in data.get("seen_by", ())))
+    return Expenditure(unit_id, side, hex, frozenset(map(str, data.get("seen_by", ()))))
 
 
 def _marker(state: AslState, data: Mapping[str, Any]) -> SmokeMarker:
