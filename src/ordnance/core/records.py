@@ -28,6 +28,7 @@ from functools import cache, cached_property
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+_NEW, _SET = object.__new__, object.__setattr__  # looked up once, not once per copy
 
 
 @cache
@@ -64,8 +65,8 @@ def evolve(obj: T, /, **changes: Any) -> T:
         raise TypeError(f"{cls.__name__} has no field {name!r}")
     values = obj.__dict__.copy()
     values.update(changes)
-    made: T = object.__new__(cls)
-    object.__setattr__(made, "__dict__", values)
+    made: T = _NEW(cls)
+    _SET(made, "__dict__", values)
     if post_init:
         made.__post_init__()  # type: ignore[attr-defined]  # its checks, as __init__ runs them
     return made

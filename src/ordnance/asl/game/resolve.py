@@ -54,7 +54,7 @@ from ordnance.asl.supply import chart_number
 from ordnance.core.dice import DR, DiceSource
 from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.core.ruleset import Command, Event, Resolution
-from ordnance.core.rulings import DRM, jsonable
+from ordnance.core.rulings import DRM
 
 _SMOKE = frozenset({Family.SMOKE, Family.WP})
 _TARGETED = _SMOKE | {Family.HEAT}  # the ammunition --target means something for
@@ -301,15 +301,19 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     shot.detail["he_equivalency"] = he
     if he is not None:
         shot.add(he["clauses"], he["explanation"])
-    detail = {
+    # The ruling game_ruling would make from this detail, made as one dict (every shot has one).
+    ruling = {
+        "command": command.text,
+        "side": command.side,
         "unit": unit.id,
         "ammo": ammo,
-        "dice": jsonable(roll),
+        "dice": {"white": roll.white, "colored": roll.colored, "total": roll.total},
         **shot.detail,
         "fired": shot.fired,
         "malfunctioned": shot.malfunctioned,
+        "clauses": list(dict.fromkeys(shot.clauses)),
+        "explanation": " ".join(shot.sentences),
     }
-    ruling = _ruling(command, shot.clauses, " ".join(shot.sentences), detail)
     return Resolution(tuple(shot.events), ruling)
 
 
@@ -335,7 +339,7 @@ def _supply_and_breakdown(
         shot.malfunctioned = checked is not None and shot.roll.total >= checked
         shot.resolved = not shot.malfunctioned or settings.malf_shot_still_resolves
         shot.detail["depletion"] = None
-        shot.add([], f"DR {shot.roll} = {shot.roll.total}.")
+        shot.sentences.append(f"DR {shot.roll} = {shot.roll.total}.")
         if shot.malfunctioned:
             shot.add([], f"The DR reaches the B# {checked}: the Gun malfunctions.")
         return

@@ -253,11 +253,11 @@ def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
     else:
         # Within a Player Turn only a vehicle's sM note (Case A) may lapse.
         for unit in state.sheet.vehicles:
-            status = statuses[unit]
-            if status.afv is not None and status.afv.later_fire is not None:
+            afv = statuses[unit].afv
+            if afv is not None and afv.later_fire is not None:
                 if changed is None:
                     changed = {}
-                changed[unit] = _phase_status(status, new_turn=False)
+                changed[unit] = _phase_status(statuses[unit], new_turn=False)
     # replace(state, ...) as records.evolve makes it, inline: one per phase event of a fold.
     values = state.__dict__.copy()
     values["turn"] = int(data["turn"])
