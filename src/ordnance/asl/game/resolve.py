@@ -57,6 +57,20 @@ from ordnance.core.ruleset import Command, Event, Resolution
 from ordnance.core.rulings import DRM
 
 _SMOKE = frozenset({Family.SMOKE, Family.WP})
+# The members the checks of every shot compare with, read off their enums once: a member read
+# off its class (Family.HEAT) goes through the enum metaclass's attribute hook, which costs
+# about as much as a function call; a module global costs a dictionary lookup.
+_AP, _APCR, _APDS, _CANISTER, _HE, _HEAT, _IR = (
+    Family.AP,
+    Family.APCR,
+    Family.APDS,
+    Family.CANISTER,
+    Family.HE,
+    Family.HEAT,
+    Family.IR,
+)
+_AFPH, _DFPH, _MPH, _PFPH = Phase.AFPH, Phase.DFPH, Phase.MPH, Phase.PFPH
+_SPECIAL_AP = frozenset({Family.APCR, Family.APDS})
 _TARGETED = _SMOKE | {Family.HEAT}  # the ammunition --target means something for
 
 
@@ -124,12 +138,12 @@ def may_fire_now(state: AslState, side: str) -> None:
     """Refuse fire outside the side's fire phases (the A3 reading of the module docstring)."""
     phasing = side == state.player
     phase = state.phase
-    if phase is Phase.MPH:
+    if phase is _MPH:
         allowed = True
-    elif phase is Phase.PFPH or phase is Phase.AFPH:
+    elif phase is _PFPH or phase is _AFPH:
         allowed = phasing
     else:
-        allowed = phase is Phase.DFPH and not phasing
+        allowed = phase is _DFPH and not phasing
     if not allowed:
         role = "phasing" if phasing else "non-phasing"
         raise IllegalAction(
@@ -151,7 +165,7 @@ def one_shot(state: AslState, unit_id: str) -> None:
                 f"{unit_id} has already fired in this {state.phase}; a second shot would need"
                 " Rate of Fire, which the engine does not model",
             )
-    if state.phase is Phase.AFPH and state.status[unit_id].prep_fired:
+    if state.phase is _AFPH and state.status[unit_id].prep_fired:
         raise IllegalAction(
             SEQUENCE, f"{unit_id} fired in this Player Turn's PFPh: it may not fire in the AFPh"
         )
@@ -181,13 +195,13 @@ def depletion_number(state: AslState, unit: Unit, family: Family) -> Supply:
     if unit.kind == "atr":
         return _ATR_SUPPLY
     tokens = [t for t in unit.tokens if t.family is family]
-    if not tokens and (family is Family.AP or family is Family.HE):
+    if not tokens and (family is _AP or family is _HE):
         return _ORDINARY_SUPPLY[family]
     state.record(unit.id).check_usable(unit.id, family)
     capability = _capability(state, unit, tokens)
-    if family is Family.HEAT:
+    if family is _HEAT:
         _check_heat_date(state, unit)
-    if capability.depletion_number is None and family in (Family.APCR, Family.APDS):
+    if capability.depletion_number is None and family in _SPECIAL_AP:
         chart = chart_number(
             sheet.nationality[unit.side],
             unit.size or "",
@@ -219,7 +233,7 @@ def _capability(state: AslState, unit: Unit, tokens: list[Any]) -> Capability:
         if capability.available:
             return capability
     first = capabilities[0]
-    clause = "C8.1-date" if first.family in (Family.APCR, Family.APDS) else "C8.91"
+    clause = "C8.1-date" if first.family in _SPECIAL_AP else "C8.91"
     raise IllegalAction(clause, first.explanation)
 
 
@@ -271,7 +285,7 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
         )
     supply = depletion_number(state, unit, family)
     one_shot(state, unit.id)
-    target = _heat_target(command) if family is Family.HEAT else None
+    target = _heat_target(command) if family is _HEAT else None
     what = "Placement DR" if placement is not None else "To Hit DR"
     roll = dice.roll_dr(f"{what} ({ammo}) for {unit.id}")
     shot = _Shot(unit, family, roll, [supply.explanation], clauses=list(supply.clauses))
@@ -361,15 +375,15 @@ def _supply_and_breakdown(
 
 def _check_family(unit: Unit, family: Family) -> None:
     require_depletion_applies(family)
-    if family is Family.IR:
+    if family is _IR:
         raise IllegalAction(
             "C8.7", "Illuminating Rounds are only recorded; firing them belongs to the Night rules"
         )
-    if family is Family.CANISTER:
+    if family is _CANISTER:
         raise BadInput("command", "fire", "Canister has no To Hit DR: use 'canister UNIT'")
-    if unit.kind == "scw" and family is not Family.HEAT:
+    if unit.kind == "scw" and family is not _HEAT:
         raise BadInput("ammunition", family.ammo, f"{unit.id} is an SCW: it fires HEAT")
-    if unit.kind == "atr" and family is not Family.AP:
+    if unit.kind == "atr" and family is not _AP:
         raise BadInput("ammunition", family.ammo, f"{unit.id} is an ATR: it fires AP")
 
 
@@ -426,12 +440,12 @@ def _he_equivalency(unit: Unit, family: Family, state: AslState) -> dict[str, An
         weapon = unit.weapon
     elif unit.kind == "atr":
         weapon = "ATR"
-    elif family in (Family.APCR, Family.APDS):
+    elif family in _SPECIAL_AP:
         weapon = family.ammo
-    elif family is Family.AP and unit.calibre_mm is not None:
+    elif family is _AP and unit.calibre_mm is not None:
         weapon = "AP"
-    elif family is Family.HEAT:
-        token = next(t for t in unit.tokens if t.family is Family.HEAT)
+    elif family is _HEAT:
+        token = next(t for t in unit.tokens if t.family is _HEAT)
         if token.steps and token.steps[0].second == 9:
             weapon = "H9"
         elif unit.he_fp is not None:

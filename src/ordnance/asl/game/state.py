@@ -64,6 +64,9 @@ from ordnance.core.records import evolve as replace
 
 # A Player Turn's phases in order (A3's sequence of play).
 PHASES: tuple[Phase, ...] = tuple(Phase)
+# Read off the enum once: a member read off its class goes through the enum metaclass's
+# attribute hook (about a function call's cost), and these are read for every command.
+_DFPH, _PFPH = Phase.DFPH, Phase.PFPH
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ class AslState:
     @property
     def phase_owner(self) -> str:
         """Whose phase it is: the DFPh belongs to the defender, every other to the phasing side."""
-        return self.sheet.other(self.player) if self.phase is Phase.DFPH else self.player
+        return self.sheet.other(self.player) if self.phase is _DFPH else self.player
 
     def record(self, unit_id: str) -> GunRecord:
         """A Gun's side-record entry (C8.0)."""
@@ -308,7 +311,7 @@ def _fired(status: UnitStatus, phase: Phase) -> UnitStatus:
     """A vehicle that fired a weapon may make no more smoke this Player Turn (D13.2-state);
     a unit that fired in the PFPh may not fire in the AFPh (A3)."""
     changes: dict[str, Any] = {}
-    if phase is Phase.PFPH:
+    if phase is _PFPH:
         changes["prep_fired"] = True
     if status.afv is not None:
         changes["afv"] = replace(status.afv, fired=True)
