@@ -253,29 +253,37 @@ def parse_command(side: str, words: Sequence[str]) -> Command:
                 _PHASE_NEXT.clear()  # start again (safe beside other threads, unlike eviction)
             _PHASE_NEXT[side] = made
         return made
-    verb, args = COMMANDS.read(words)
-    if verb == "phase":
-        if args["step"] != "next":
-            raise BadInput("command", shlex.join(words), "the only phase command is 'phase next'")
-        return Command(side, verb, {}, "phase next")
     key = tuple(words)
-    text = _TEXTS.get(key)
-    if text is None:
-        # The same words always read back as the same text: it is written once per wording.
-        text = command_text(verb, args)
-        if len(_TEXTS) >= _TEXTS_KEPT:
-            _TEXTS.clear()  # start again (safe beside other threads, unlike eviction)
-        _TEXTS[key] = text
-    return Command(side, verb, args, text)
+    known = _READ.get(key)
+    if known is None:
+        verb, args = COMMANDS.read(words)
+        if verb == "phase":
+            if args["step"] != "next":
+                raise BadInput(
+                    "command", shlex.join(words), "the only phase command is 'phase next'"
+                )
+            return Command(side, verb, {}, "phase next")
+        # The same words always read as the same arguments and back as the same text: both are
+        # worked out once per wording (the arguments kept here are handed out only as copies).
+        lists = tuple(name for name, value in args.items() if isinstance(value, list))
+        known = verb, args, lists, command_text(verb, args)
+        if len(_READ) >= _TEXTS_KEPT:
+            _READ.clear()  # start again (safe beside other threads, unlike eviction)
+        _READ[key] = known
+    verb, args, lists, text = known
+    fresh = args.copy()
+    for name in lists:  # the only mutable values: each command gets its own lists
+        fresh[name] = list(fresh[name])
+    return Command(side, verb, fresh, text)
 
 
 # "phase next" read for each side lately (the same value each time: see parse_command).
 _PHASE_NEXT: dict[str, Command] = {}
 _NO_ARGS: Mapping[str, Any] = MappingProxyType({})
 
-# The canonical text of each wording read lately (the words decide the arguments, which
-# decide the text).
-_TEXTS: dict[tuple[str, ...], str] = {}
+# Each wording read lately: its verb, arguments, the arguments that hold lists, and its
+# canonical text (the words decide the arguments, which decide the text).
+_READ: dict[tuple[str, ...], tuple[str, dict[str, Any], tuple[str, ...], str]] = {}
 _TEXTS_KEPT = 4096
 
 
