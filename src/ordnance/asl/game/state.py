@@ -67,6 +67,7 @@ PHASES: tuple[Phase, ...] = tuple(Phase)
 # Read off the enum once: a member read off its class goes through the enum metaclass's
 # attribute hook (about a function call's cost), and these are read for every command.
 _DFPH, _PFPH = Phase.DFPH, Phase.PFPH
+_SET = object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,11 @@ class Shot:
     unit: str
     ammo: Family
     smoke: bool
+
+    def __init__(self, unit: str, ammo: Family, smoke: bool) -> None:
+        # One per shot of a game: the instance's __dict__ set at once (a frozen dataclass's own
+        # __init__ sets each field in turn through object.__setattr__).
+        _SET(self, "__dict__", {"unit": unit, "ammo": ammo, "smoke": smoke})
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,10 @@ class Expenditure:
     side: str
     hex: Hex | None
     seen_by: frozenset[str]
+
+    def __init__(self, unit: str, side: str, hex: Hex | None, seen_by: frozenset[str]) -> None:
+        # One per move of a game: made as Shot is.
+        _SET(self, "__dict__", {"unit": unit, "side": side, "hex": hex, "seen_by": seen_by})
 
 
 @dataclass(frozen=True)
