@@ -102,7 +102,33 @@ def kill_mid_burst(
         os.kill(child.pid, signal.SIGKILL)
         child.join()
     assert child.exitcode == -signal.SIGKILL
+    if backend is not None and not server:
+        settled(url)
     return acked
+
+
+def settled(url: str) -> None:
+    """Wait until no other PostgreSQL session of this database is running a statement.
+
+    A killed client's server session lives on until it notices the closed socket, and may
+    meanwhile finish the COMMIT the client had sent: an entry nobody acknowledged can land
+    after the check has read the log. Once no other session is active, none will.
+    """
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    query = sa.text(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+        " AND pid <> pg_backend_pid() AND state NOT IN ('idle', 'idle in transaction (aborted)')"
+    )
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            with engine.connect() as connection:  # a new transaction: fresh statistics
+                if not connection.execute(query).scalar():
+                    return
+            assert time.monotonic() < deadline, "a killed client's session never ended"
+            time.sleep(0.01)
+    finally:
+        engine.dispose()
 
 
 def reopen(url: str) -> GameService:
