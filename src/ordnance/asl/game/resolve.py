@@ -43,7 +43,7 @@ from ordnance.asl.game.rulings import SEQUENCE
 from ordnance.asl.game.rulings import game_ruling as _ruling
 from ordnance.asl.game.scenario import Unit
 from ordnance.asl.game.sight import smoke_leaving
-from ordnance.asl.game.state import AslState, next_phase
+from ordnance.asl.game.state import FOLLOWING, AslState, next_phase
 from ordnance.asl.heat import DATA as HEAT_DATA
 from ordnance.asl.heat import HeatTargetRuling, he_equivalency, heat_availability, heat_target
 from ordnance.asl.notation import Family
@@ -106,18 +106,25 @@ def resolve(state: AslState, command: Command, dice: DiceSource) -> Resolution:
 
 
 def _phase(state: AslState, command: Command) -> Resolution:
-    owner = state.phase_owner
+    # A phase ends once per phase of a game: the owner (state.phase_owner) and the next phase
+    # within the Player Turn (next_phase) are read here without their calls; the Player Turn's
+    # last phase still goes through next_phase.
+    phase = state.phase
+    player = state.player
+    owner = state.phase_owner if phase is _DFPH else player
     if command.side != owner:
-        raise IllegalAction(
-            SEQUENCE, f"the {state.phase} belongs to {owner}; only {owner} may end it"
-        )
-    after = next_phase(state)
-    if after is None:
-        return Resolution(
-            (Event("over"),),
-            _ruling(command, (SEQUENCE,), "The last Player Turn ends: the scenario is over."),
-        )
-    turn, player, phase = after
+        raise IllegalAction(SEQUENCE, f"the {phase} belongs to {owner}; only {owner} may end it")
+    following = FOLLOWING.get(phase)
+    if following is not None:
+        turn, phase = state.turn, following
+    else:
+        after = next_phase(state)
+        if after is None:
+            return Resolution(
+                (Event("over"),),
+                _ruling(command, (SEQUENCE,), "The last Player Turn ends: the scenario is over."),
+            )
+        turn, player, phase = after
     words = f"Game Turn {turn}, {player} Player Turn: the {phase} begins."
     event = Event("phase", {"turn": turn, "player": player, "phase": str(phase)})
     if not state.smoke:

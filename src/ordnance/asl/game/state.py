@@ -140,7 +140,7 @@ class AslState:
 
 
 # The phase after each phase of a Player Turn (the last has none).
-_FOLLOWING: dict[Phase, Phase] = dict(pairwise(PHASES))
+FOLLOWING: dict[Phase, Phase] = dict(pairwise(PHASES))
 
 
 def initial_state(sheet: Sheet) -> AslState:
@@ -170,7 +170,7 @@ def initial_state(sheet: Sheet) -> AslState:
 
 def next_phase(state: AslState) -> tuple[int, str, Phase] | None:
     """The turn, phasing side and phase after this one; None when the scenario ends."""
-    following = _FOLLOWING.get(state.phase)
+    following = FOLLOWING.get(state.phase)
     if following is not None:
         return state.turn, state.player, following
     second = state.player != state.sheet.first
