@@ -124,6 +124,8 @@ class Verb:
 
 
 READ_CACHE = 4096  # commands' words a table remembers having read
+# What a table remembers of a wording: verb, arguments, the arguments holding lists, its text.
+_Read = tuple[str, dict[str, Any], tuple[str, ...], str | None]
 
 
 @cache
@@ -151,14 +153,22 @@ class CommandTable:
     """A game's commands: read a command's words, and the Click group that documents them.
 
     ``options_first``: the parsed arguments list the options before the positional words (the
-    order a game's stored commands have always had).
+    order a game's stored commands have always had). ``text``: the ruleset's canonical text of
+    a verb and its arguments, for :meth:`read_text`.
     """
 
-    def __init__(self, verbs: Mapping[str, Verb], *, options_first: bool = False) -> None:
+    def __init__(
+        self,
+        verbs: Mapping[str, Verb],
+        *,
+        options_first: bool = False,
+        text: Callable[[str, Mapping[str, Any]], str] | None = None,
+    ) -> None:
         self.verbs = verbs
         self.options_first = options_first
-        # words -> verb, arguments, and the names of the arguments that hold lists
-        self._read: dict[tuple[str, ...], tuple[str, dict[str, Any], tuple[str, ...]]] = {}
+        self.text = text
+        # words -> verb, arguments, the names of the arguments that hold lists, and the text
+        self._read: dict[tuple[str, ...], _Read] = {}
 
     @cached_property
     def commands(self) -> dict[str, click.Command]:
@@ -201,20 +211,27 @@ class CommandTable:
         answered from a cache (a ruleset probes the same candidate texts again and again);
         each answer is a fresh copy.
         """
+        verb, args, _ = self.read_text(words)
+        return verb, args
+
+    def read_text(self, words: Sequence[str]) -> tuple[str, dict[str, Any], str | None]:
+        """:meth:`read`, and the table's ``text`` of the answer (None without one): the same
+        words always give the same arguments, so both are worked out once per wording."""
         key = tuple(words)
         known = self._read.get(key)
         if known is None:
             verb, args = self._read_words(words)
             lists = tuple(k for k, v in args.items() if isinstance(v, list))
-            known = verb, args, lists
+            said = None if self.text is None else self.text(verb, args)
+            known = verb, args, lists, said
             if len(self._read) >= READ_CACHE:
                 self._read.clear()  # start again (safe beside other threads, unlike eviction)
             self._read[key] = known
-        verb, args, lists = known
+        verb, args, lists, said = known
         fresh = args.copy()
         for name in lists:  # the only mutable values: each answer gets its own lists
             fresh[name] = list(fresh[name])
-        return verb, fresh
+        return verb, fresh, said
 
     def _read_words(self, words: Sequence[str]) -> tuple[str, dict[str, Any]]:
         verb = self.verb(words)

@@ -222,7 +222,7 @@ def load(
     None means: fold the whole log (no snapshot, or none that this service signed and that
     matches the chain).
     """
-    mark = "?" if store.engine.dialect.paramstyle == "qmark" else "%s"
+    mark = store.mark
     with store.reading() as connection:
         # Plain SQL on the driver: every open of a game in a fresh process asks it.
         found = connection.exec_driver_sql(

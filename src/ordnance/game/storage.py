@@ -218,6 +218,11 @@ def _notify(connection: Connection, game: str, version: int) -> None:
         )
 
 
+def parameter_mark(engine: Engine) -> str:
+    """The driver's placeholder for a parameter of plain SQL: ``?`` (SQLite) or ``%s``."""
+    return "?" if engine.dialect.paramstyle == "qmark" else "%s"
+
+
 class Store:
     """The game tables of one database."""
 
@@ -227,7 +232,7 @@ class Store:
         self._appender: _Appender | None = None
         self._shown = _shown(self.engine.url)
         # The driver's parameter mark, for the statements run as plain SQL.
-        self._mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        self.mark = parameter_mark(self.engine)
         with self._errors():
             ensure_schema(self.engine, keys)
 
@@ -259,7 +264,7 @@ class Store:
         # process would otherwise compile the statement first).
         with self.reading() as connection:
             found = connection.exec_driver_sql(
-                f"SELECT version FROM games WHERE id = {self._mark}", (game,)
+                f"SELECT version FROM games WHERE id = {self.mark}", (game,)
             ).scalar_one_or_none()
         if found is None:
             raise BadInput("game", game, f"no such game in {self._shown}")
@@ -275,7 +280,7 @@ class Store:
     def entries(self, game: str, start: int = 0, stop: int | None = None) -> list[Entry]:
         """The entries from ``start`` on (before ``stop``, if given), in order."""
         # Replay reads every entry: plain SQL on the driver, rows as bare tuples.
-        mark = self._mark
+        mark = self.mark
         query = (
             "SELECT seq, type, side, body, prev, hash, sig, mac FROM entries"
             f" WHERE game_id = {mark} AND seq >= {mark}"
@@ -441,7 +446,7 @@ class _Appender:
         self._kept_cursor: Any = None
         self._kept_by = 0  # the process that took it
         self._busy = threading.Lock()
-        mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        mark = parameter_mark(engine)
         self.move = f"UPDATE games SET version = {mark} WHERE id = {mark} AND version = {mark}"
         self.insert = (
             "INSERT INTO entries (game_id, seq, type, side, body, prev, hash, sig, mac)"

@@ -99,6 +99,17 @@ _DRM = Option(
     "drms", whole_number, repeats=True, metavar="N", help="A DRM you apply (TEM, Hindrance...)."
 )
 _CA = Option("ca", label, metavar="C", help="The Covered Arc to end with: a hex corner, e.g. B.")
+
+
+def command_text(verb: str, args: Mapping[str, Any]) -> str:
+    """The canonical words of a parsed command (what ``parse_command`` reads back)."""
+    if verb == "phase":
+        return "phase next"
+    words = [verb, str(args["unit"])]
+    words += option_words(COMMANDS.verbs[verb].options, args)
+    return shlex.join(words)
+
+
 # Every verb: its help, what it names first, its options in the order the canonical text lists
 # them, and the options it cannot do without.
 COMMANDS = CommandTable(
@@ -236,7 +247,8 @@ COMMANDS = CommandTable(
             },
         ),
         "grenades": Verb("A smoke grenade usage dr (D13.35).", _UNIT),
-    }
+    },
+    text=command_text,
 )
 
 
@@ -249,48 +261,20 @@ def parse_command(side: str, words: Sequence[str]) -> Command:
         made = _PHASE_NEXT.get(side)
         if made is None:
             made = Command(side, "phase", _NO_ARGS, "phase next")
-            if len(_PHASE_NEXT) >= _TEXTS_KEPT:
+            if len(_PHASE_NEXT) >= _SIDES_KEPT:
                 _PHASE_NEXT.clear()  # start again (safe beside other threads, unlike eviction)
             _PHASE_NEXT[side] = made
         return made
-    key = tuple(words)
-    known = _READ.get(key)
-    if known is None:
-        verb, args = COMMANDS.read(words)
-        if verb == "phase":
-            if args["step"] != "next":
-                raise BadInput(
-                    "command", shlex.join(words), "the only phase command is 'phase next'"
-                )
-            return Command(side, verb, {}, "phase next")
-        # The same words always read as the same arguments and back as the same text: both are
-        # worked out once per wording (the arguments kept here are handed out only as copies).
-        lists = tuple(name for name, value in args.items() if isinstance(value, list))
-        known = verb, args, lists, command_text(verb, args)
-        if len(_READ) >= _TEXTS_KEPT:
-            _READ.clear()  # start again (safe beside other threads, unlike eviction)
-        _READ[key] = known
-    verb, args, lists, text = known
-    fresh = args.copy()
-    for name in lists:  # the only mutable values: each command gets its own lists
-        fresh[name] = list(fresh[name])
-    return Command(side, verb, fresh, text)
+    verb, args, text = COMMANDS.read_text(words)
+    if verb == "phase":
+        if args["step"] != "next":
+            raise BadInput("command", shlex.join(words), "the only phase command is 'phase next'")
+        return Command(side, verb, {}, "phase next")
+    assert text is not None  # the table has the text function
+    return Command(side, verb, args, text)
 
 
 # "phase next" read for each side lately (the same value each time: see parse_command).
 _PHASE_NEXT: dict[str, Command] = {}
 _NO_ARGS: Mapping[str, Any] = MappingProxyType({})
-
-# Each wording read lately: its verb, arguments, the arguments that hold lists, and its
-# canonical text (the words decide the arguments, which decide the text).
-_READ: dict[tuple[str, ...], tuple[str, dict[str, Any], tuple[str, ...], str]] = {}
-_TEXTS_KEPT = 4096
-
-
-def command_text(verb: str, args: Mapping[str, Any]) -> str:
-    """The canonical words of a parsed command (what ``parse_command`` reads back)."""
-    if verb == "phase":
-        return "phase next"
-    words = [verb, str(args["unit"])]
-    words += option_words(COMMANDS.verbs[verb].options, args)
-    return shlex.join(words)
+_SIDES_KEPT = 4096

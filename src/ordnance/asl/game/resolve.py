@@ -54,7 +54,7 @@ from ordnance.asl.supply import chart_number
 from ordnance.core.dice import DR, DiceSource
 from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.core.ruleset import Command, Event, Resolution
-from ordnance.core.rulings import DRM
+from ordnance.core.rulings import DRM, jsonable
 
 _SMOKE = frozenset({Family.SMOKE, Family.WP})
 # The members the checks of every shot compare with, read off their enums once: a member read
@@ -127,16 +127,6 @@ def _phase(state: AslState, command: Command) -> Resolution:
         turn, player, phase = after
     words = f"Game Turn {turn}, {player} Player Turn: the {phase} begins."
     event = Event("phase", {"turn": turn, "player": player, "phase": str(phase)})
-    if not state.smoke:
-        # Most phase changes, with no SMOKE to remove: the ruling _ruling would make, made
-        # directly (one clause, no detail).
-        ruling = {
-            "command": command.text,
-            "side": command.side,
-            "clauses": [SEQUENCE],
-            "explanation": words,
-        }
-        return Resolution((event,), ruling)
     clauses, gone = smoke_leaving(state, player, phase)
     return Resolution((event,), _ruling(command, (SEQUENCE, *clauses), f"{words}{gone}"))
 
@@ -322,19 +312,15 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     shot.detail["he_equivalency"] = he
     if he is not None:
         shot.add(he["clauses"], he["explanation"])
-    # The ruling game_ruling would make from this detail, made as one dict (every shot has one).
-    ruling = {
-        "command": command.text,
-        "side": command.side,
+    detail = {
         "unit": unit.id,
         "ammo": ammo,
-        "dice": {"white": roll.white, "colored": roll.colored, "total": roll.total},
+        "dice": jsonable(roll),
         **shot.detail,
         "fired": shot.fired,
         "malfunctioned": shot.malfunctioned,
-        "clauses": list(dict.fromkeys(shot.clauses)),
-        "explanation": " ".join(shot.sentences),
     }
+    ruling = _ruling(command, shot.clauses, " ".join(shot.sentences), detail)
     return Resolution(tuple(shot.events), ruling)
 
 
