@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from ordnance.core.dice import DR, DiceSource, DieRoll
 from ordnance.core.errors import BadInput, OrdnanceError
-from ordnance.core.maps import CounterView, GameMap, TerrainChart
+from ordnance.core.maps import CounterView, GameMap, MapFiles, TerrainChart
 
 if TYPE_CHECKING:
     from ordnance.core.command_words import CommandTable
@@ -184,11 +183,12 @@ class Ruleset(Protocol[StateT]):
         """The name scenario files give in ``ruleset:``."""
         ...
 
-    def load_scenario(self, data: Mapping[str, Any], base: Path | None) -> JsonObject:
+    def load_scenario(self, data: Mapping[str, Any], maps: MapFiles) -> JsonObject:
         """Check a scenario file's content and return it self-contained and JSON-able.
 
-        ``base`` is the folder relative paths in the file start from. Whatever the scenario takes
-        from other files (counter data) is copied in, so the log alone can be replayed.
+        ``maps`` says which maps and files the scenario may name (bundled, files beside it on
+        the CLI, uploads on the server); every name is read through it. Whatever the scenario
+        takes from them (the map's text, counter data) is copied in, so the log alone replays.
         """
         ...
 
@@ -274,6 +274,18 @@ class EventText(Protocol):
 
     def describe_event(self, event: Event) -> str:
         """One plain sentence for one event; never a Python value as it is."""
+        ...
+
+
+@runtime_checkable
+class AiPlayer(Protocol):
+    """Optional: a ruleset with an AI that plays a side (``game ai``, the server's AI sides).
+
+    Whether a ruleset has an AI is known here and only here: ``isinstance(rules, AiPlayer)``.
+    """
+
+    def ai_command(self, state: Any, side: str) -> str | None:
+        """The AI's next command for ``side`` (None: nothing for it to decide now)."""
         ...
 
 

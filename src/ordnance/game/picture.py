@@ -7,7 +7,7 @@
 >>> from ordnance.game.scenario import scenario_from_mapping
 >>> scenario = scenario_from_mapping({"ruleset": "vv", "name": "demo", "map": "vv-hedgerows",
 ...     "sides": {"us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "C7"}}},
-...               "de": {"units": {}}}}, None)
+...               "de": {"units": {}}}})
 >>> rules = ruleset("vv")
 >>> picture = game_picture(rules, rules.initial_state(scenario.body))
 >>> picture is not None and [c.unit for c in picture.counters]

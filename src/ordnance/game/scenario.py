@@ -10,7 +10,7 @@ the key and the fault in one line (:class:`ScenarioFileError`).
 (players enter the dice they rolled at the table with ``--dice W,C``).
 
 >>> scenario = scenario_from_mapping({"ruleset": "asl", "name": "demo", "date": "1944-06",
-...     "sides": {"german": {"units": {"pak": {"notation": "s7"}}}, "american": {}}}, None)
+...     "sides": {"german": {"units": {"pak": {"notation": "s7"}}}, "american": {}}})
 >>> scenario.sides, scenario.dice
 (('german', 'american'), 'fair')
 >>> Scenario.from_json(scenario.to_json()) == scenario
@@ -29,6 +29,7 @@ import yaml
 from ordnance.core import yaml_lines
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_TEXT_FILE_BYTES, check_tree, parsing, read_limited
+from ordnance.core.maps import BUNDLED_ONLY, MapFiles
 from ordnance.core.scenario_schema import conform
 from ordnance.game.registry import ruleset
 
@@ -92,11 +93,13 @@ def load_scenario_file(path: str | Path) -> Scenario:
         text = read_limited(file, "scenario file", MAX_TEXT_FILE_BYTES).decode("utf-8")
     except UnicodeDecodeError as error:
         raise BadInput("scenario file", str(path), f"cannot be read ({error})") from None
-    return scenario_from_text(text, str(path), file.parent)
+    # The CLI's policy: a map may be a file, relative to the scenario's folder.
+    return scenario_from_text(text, str(path), MapFiles.folder(file.parent))
 
 
-def scenario_from_text(text: str, name: str, base: Path | None) -> Scenario:
-    """Check a scenario's YAML text (``name`` says where it came from, for the message)."""
+def scenario_from_text(text: str, name: str, maps: MapFiles = BUNDLED_ONLY) -> Scenario:
+    """Check a scenario's YAML text (``name`` says where it came from, for the message);
+    ``maps`` says which maps and files it may name (default: the bundled maps only)."""
     try:
         with parsing("scenario file", name):
             data, node = yaml_lines.load(text)
@@ -111,7 +114,7 @@ def scenario_from_text(text: str, name: str, base: Path | None) -> Scenario:
         key, line, first = repeated
         raise ScenarioFileError(name, key, f"given twice (first at line {first})", line)
     try:
-        return scenario_from_mapping(data, base)
+        return scenario_from_mapping(data, maps)
     except BadInput as error:
         if error.what != "scenario":  # a map or counter file it names, say
             raise ScenarioFileError(name, "", str(error)) from None
@@ -119,9 +122,9 @@ def scenario_from_text(text: str, name: str, base: Path | None) -> Scenario:
         raise ScenarioFileError(name, error.text, error.problem, line) from None
 
 
-def scenario_from_mapping(data: object, base: Path | None) -> Scenario:
+def scenario_from_mapping(data: object, maps: MapFiles = BUNDLED_ONLY) -> Scenario:
     """Check a scenario given as a mapping (the parsed YAML): its ruleset's schema, then the
-    ruleset's own checks."""
+    ruleset's own checks, which read its map through ``maps``."""
     if not isinstance(data, Mapping):
         found = "nothing" if data is None else f"a {type(data).__name__}"
         raise BadInput(
@@ -136,6 +139,6 @@ def scenario_from_mapping(data: object, base: Path | None) -> Scenario:
         raise BadInput("scenario", "ruleset", error.problem) from None
     # Each ruleset package ships its scenario format as data/scenario.schema.json.
     conform(data, f"ordnance.{rules.name}")
-    body = rules.load_scenario(data, base)
+    body = rules.load_scenario(data, maps)
     dice = data.get("dice", DICE_MODES[0])
     return Scenario(rules.name, data["name"].strip(), dice, rules.sides(body), body)

@@ -26,7 +26,7 @@ A service that writes a game already holds it folded, so its commands write none
 >>> made = service.create(scenario_from_mapping({"ruleset": "asl", "name": "demo",
 ...     "date": "1945-03", "dice": "physical", "sides": {
 ...     "russian": {"units": {"t34": {"kind": "vehicle", "notation": "A5(4)/6(5)"}}},
-...     "german": {}}}, None))
+...     "german": {}}}))
 >>> _ = service.do(made.game, "russian", made.tokens["russian"], ["phase", "next"])
 >>> done = service.do(made.game, "russian", made.tokens["russian"],
 ...                   ["fire", "t34", "--ammo", "APCR", "--dice", "3,3"])

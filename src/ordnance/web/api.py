@@ -23,20 +23,33 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.maps.source import MAX_MAP_NAME
 from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.service import Applied
-from ordnance.web.security import SCENARIO_LIMIT
-from ordnance.web.table import Table, scenario_from_text
+from ordnance.web.security import MAP_LIMIT, MAX_MAPS, SCENARIO_LIMIT
+from ordnance.web.table import Table, new_game_scenario
 
 CallNext = Callable[[Request], Awaitable[Response]]
 router = APIRouter(prefix="/api")
 
 
+MapName = Annotated[str, Field(min_length=1, max_length=MAX_MAP_NAME)]
+MapText = Annotated[str, Field(max_length=MAP_LIMIT)]
+
+
 class NewGameBody(BaseModel):
     scenario: str = Field(description="The scenario file's YAML text.", max_length=SCENARIO_LIMIT)
+    maps: dict[MapName, MapText] = Field(
+        default_factory=dict,
+        max_length=MAX_MAPS,
+        description="Maps uploaded with the scenario: name -> the map file's YAML text. The"
+        " scenario's 'map:' names one (with or without '.yaml'); the server reads no file.",
+    )
     ai_sides: list[str] = Field(
-        default_factory=list, description="Sides the server's AI plays (V&V)."
+        default_factory=list,
+        description="Sides the server's AI plays (a ruleset with an AI: V&V); their tokens are"
+        " not returned.",
     )
 
 
@@ -114,13 +127,10 @@ async def new_game(request: Request, body: NewGameBody) -> Any:
     table = _table(request)
 
     def make() -> dict[str, Any]:
-        scenario = scenario_from_text(body.scenario)
-        for side in body.ai_sides:
-            if side not in scenario.sides:
-                raise BadInput("ai side", side, f"not a side of this scenario ({scenario.sides})")
-        made = table.create(scenario, body.ai_sides)
+        scenario, ai_sides = new_game_scenario(body.scenario, body.maps, ai=body.ai_sides)
+        made = table.create(scenario, ai_sides)
         data = made.to_json()
-        data["tokens"] = {s: t for s, t in made.tokens.items() if s not in body.ai_sides}
+        data["tokens"] = {s: t for s, t in made.tokens.items() if s not in ai_sides}
         return data
 
     return await _run(make)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ordnance.web.security import LOG_LIMIT, SCENARIO_LIMIT
+from ordnance.web.security import LOG_LIMIT, MAP_LIMIT, MAX_MAPS, SCENARIO_LIMIT
 
 # Defaults per client and minute (``ordnance serve --limit-actions`` etc.; 0 switches one off).
 # A player sends a command every few seconds at most; a script through --server a few a second.
@@ -66,8 +66,14 @@ def body_limit(path: str) -> tuple[int, str]:
     """The largest body a POST to ``path`` may carry, and the refusal's words."""
     if path == "/verify":
         return LOG_LIMIT + SLACK, f"a log to verify may be at most {LOG_LIMIT // 2**20} MB"
-    if path in ("/games", "/api/games"):
-        return SCENARIO_LIMIT + SLACK, f"a scenario may be at most {SCENARIO_LIMIT // 1024} KB"
+    rule = (
+        f"a scenario may be at most {SCENARIO_LIMIT // 1024} KB, and each map uploaded with it"
+        f" {MAP_LIMIT // 1024} KB"
+    )
+    if path == "/games":  # the lobby's form: a scenario file and a map file
+        return SCENARIO_LIMIT + MAP_LIMIT + SLACK, rule
+    if path == "/api/games":  # JSON: up to MAX_MAPS maps, their text escaped (up to twice)
+        return 2 * (SCENARIO_LIMIT + MAX_MAPS * MAP_LIMIT) + SLACK, rule
     return FORM_LIMIT, f"a form or command may be at most {FORM_LIMIT // 1024} KB"
 
 

@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
 from fastapi import APIRouter
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.datastructures import FormData, UploadFile
@@ -29,10 +28,10 @@ from ordnance.cli.status_vv import victory_of  # the same words as game status
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
-from ordnance.game.scenario import DICE_MODES, scenario_from_mapping
+from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
 from ordnance.web import clauses, security, views
-from ordnance.web.table import Table
+from ordnance.web.table import Table, new_game_scenario
 
 router = APIRouter(include_in_schema=False)
 ENV = Environment(
@@ -127,7 +126,7 @@ def _lobby(
 @router.post("/games")
 async def create(request: Request) -> Response:
     try:
-        form = await read_form(request, security.SCENARIO_LIMIT)
+        form = await read_form(request, security.SCENARIO_LIMIT + security.MAP_LIMIT)
     except BadInput as error:
         return _lobby(request, {"file": str(error)}, {}, 413)
     if not security.csrf_ok(request, form.get("csrf")):
@@ -137,16 +136,25 @@ async def create(request: Request) -> Response:
         text = await _file_text(form, "file", security.SCENARIO_LIMIT)
     except BadInput as error:
         return _lobby(request, {"file": str(error)}, values, 413 if "large" in str(error) else 422)
+    try:
+        map_text = await _file_text(form, "map", security.MAP_LIMIT)
+    except BadInput as error:
+        return _lobby(request, {"map": str(error)}, values, 413 if "large" in str(error) else 422)
     field = "file" if text is not None else "example"
     if text is None:
         path = examples().get(values["example"])
         if path is None:
             return _lobby(request, {"example": "choose an example or upload a file"}, values, 422)
         text = path.read_text(encoding="utf-8")
+    upload = form.get("map")
+    maps = None
+    if isinstance(upload, UploadFile) and upload.filename and map_text is not None:
+        # The map goes by its file's name, without any folder a browser may send with it.
+        maps = {upload.filename.replace("\\", "/").rsplit("/", 1)[-1]: map_text}
     try:
-        scenario, ai_sides = _scenario(text, values["dice"], values["ai"])
+        scenario, ai_sides = _scenario(text, values["dice"], values["ai"], maps)
     except BadInput as error:
-        where = "ai" if error.what == "ai side" else field
+        where = {"ai side": "ai", "uploaded map": "map"}.get(error.what, field)
         return _lobby(request, {where: str(error)}, values, 422)
     table = _table(request)
     try:
@@ -170,33 +178,14 @@ async def create(request: Request) -> Response:
     )
 
 
-def _scenario(text: str, dice: str, ai: str) -> tuple[Any, list[str]]:
-    """The scenario with the lobby's choices of dice and AI side written in."""
-    from ordnance.web.table import scenario_from_text  # noqa: PLC0415
-
-    scenario = scenario_from_text(text, "file")
-    data = yaml.safe_load(text)
-    changed = False
-    if dice in DICE_MODES and dice != scenario.dice:
-        data["dice"], changed = dice, True
+def _scenario(
+    text: str, dice: str, ai: str, maps: Mapping[str, str] | None = None
+) -> tuple[Scenario, list[str]]:
+    """The scenario with the lobby's choices of dice and AI side written in (``ai``: a side,
+    "none", or blank for what the scenario says); its map is bundled or one of ``maps``."""
     ai = ai.strip()
-    if ai:
-        if scenario.ruleset != "vv":
-            raise BadInput("ai side", ai, f"the {scenario.ruleset} ruleset has no AI (V&V only)")
-        if ai != "none" and ai not in scenario.sides:
-            raise BadInput("ai side", ai, f"not a side: {', '.join(scenario.sides)} or none")
-        for side, sheet in data["sides"].items():
-            if isinstance(sheet, dict):
-                sheet["ai"] = side == ai
-        changed = True
-    if changed:
-        scenario = scenario_from_mapping(data, None)
-    ai_sides = list(scenario.body.get("ai_sides", [])) or [
-        side
-        for side, sheet in (scenario.body.get("sides") or {}).items()
-        if isinstance(sheet, Mapping) and sheet.get("ai") is True
-    ]
-    return scenario, ai_sides
+    sides = None if not ai else [] if ai == "none" else [ai]
+    return new_game_scenario(text, maps, where="file", dice=dice, ai=sides)
 
 
 # --- links and the table -----------------------------------------------------------------------

@@ -24,10 +24,16 @@ import secrets
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ordnance.core.maps.source import MAX_UPLOADED_MAPS
+
 CSRF_COOKIE = "ordnance_csrf"
 SIDE_PREFIX = "ordnance_side_"
-# Scenario files are small (the bundled ones are 2-4 KB); logs grow with play.
+# Scenario and map files are small (the bundled ones are 1-4 KB); logs grow with play.
 SCENARIO_LIMIT = 256 * 1024
+MAP_LIMIT = 256 * 1024
+"""Characters of one map uploaded with a scenario (the lobby's map file, the API's ``maps``)."""
+MAX_MAPS = MAX_UPLOADED_MAPS
+"""Maps one scenario may bring to the server through the API (the lobby takes one)."""
 LOG_LIMIT = 8 * 1024 * 1024
 COOKIE_AGE = 60 * 60 * 24 * 365
 _SIDE_COOKIE = re.compile(r"^ordnance_side_([0-9a-f]+)_([0-9a-f]+)$")

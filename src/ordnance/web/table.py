@@ -25,9 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import yaml
+
 from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.core.maps import MapFiles
+from ordnance.core.ruleset import AiPlayer
 from ordnance.game.errors import StaleState
-from ordnance.game.scenario import Scenario
+from ordnance.game.registry import names, ruleset
+from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping
 from ordnance.game.scenario import scenario_from_text as scenario_file_text
 from ordnance.game.service import Applied, GameService, NewGame
 
@@ -37,16 +42,87 @@ T = TypeVar("T")
 MAX_AI_COMMANDS = 200
 
 
-def scenario_from_text(text: str, where: str = "scenario") -> Scenario:
+def scenario_from_text(
+    text: str, where: str = "scenario", maps: Mapping[str, str] | None = None
+) -> Scenario:
     """Check an uploaded scenario's YAML text; a fault names the line, the key and the fault.
+
+    The server reads no file a scenario names: its ``map`` is a bundled map or one of ``maps``
+    (name -> YAML text), uploaded with it (:class:`~ordnance.core.maps.MapFiles`).
 
     >>> scenario_from_text("ruleset: asl\\nname: [")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ordnance.game.scenario.ScenarioFileError: bad scenario 'scenario', line 2: not valid YAML...
     """
-    # Relative map or counter files cannot come with one uploaded file: bundled names only.
-    return scenario_file_text(text, where, None)
+    return scenario_file_text(text, where, MapFiles.uploaded(maps))
+
+
+def has_ai(name: str) -> bool:
+    """Whether the ruleset ``name`` has an AI that can play a side (:class:`AiPlayer`).
+
+    >>> has_ai("vv"), has_ai("asl")
+    (True, False)
+    """
+    return isinstance(ruleset(name), AiPlayer)
+
+
+def check_ai_sides(scenario: Scenario, sides: Sequence[str]) -> list[str]:
+    """``sides`` for the server's AI to play, refused (BadInput) when the scenario's ruleset
+    has no AI or one is not a side of the scenario. Every way to start a game asks this."""
+    if not sides:
+        return []
+    if not has_ai(scenario.ruleset):
+        with_ai = ", ".join(n for n in names() if has_ai(n)) or "none"
+        raise BadInput(
+            "ai side",
+            ", ".join(sides),
+            f"the {scenario.ruleset} ruleset has no AI to play a side (rulesets with one:"
+            f" {with_ai})",
+        )
+    for side in sides:
+        if side not in scenario.sides:
+            raise BadInput("ai side", side, f"not a side: {', '.join(scenario.sides)}")
+    return list(dict.fromkeys(sides))
+
+
+def new_game_scenario(
+    text: str,
+    maps: Mapping[str, str] | None = None,
+    *,
+    where: str = "scenario",
+    dice: str = "",
+    ai: Sequence[str] | None = None,
+) -> tuple[Scenario, list[str]]:
+    """An uploaded scenario for a new game, with the lobby's or the API's choices written in,
+    and the sides the server's AI is to play.
+
+    ``dice`` (``fair``, ``physical``; blank: as the scenario says) and ``ai`` (None: the sides
+    the scenario gives the AI; a list: exactly these, checked by :func:`check_ai_sides`)
+    override the file. The map comes from the bundled maps or ``maps``, never a file.
+    """
+    files = MapFiles.uploaded(maps)
+    scenario = scenario_file_text(text, where, files)
+    data = yaml.safe_load(text)  # it parsed once already: a mapping, checked and bounded
+    changed = False
+    if dice in DICE_MODES and dice != scenario.dice:
+        data["dice"], changed = dice, True
+    chosen = None if ai is None else check_ai_sides(scenario, ai)
+    if chosen is not None and has_ai(scenario.ruleset):
+        # The AI plays the sides the scenario marks 'ai: true' (V&V): write the choice in.
+        for side, sheet in data["sides"].items():
+            if isinstance(sheet, dict):
+                sheet["ai"] = side in chosen
+        changed = True
+    if changed:
+        scenario = scenario_from_mapping(data, files)
+    if chosen is None:
+        chosen = [
+            side
+            for side, sheet in (scenario.body.get("sides") or {}).items()
+            if isinstance(sheet, Mapping) and sheet.get("ai") is True
+        ]
+    return scenario, chosen
 
 
 class News:
@@ -154,6 +230,8 @@ class Table:
     # --- writes: each notes the new version, then lets the AI answer ----------------------------
 
     def create(self, scenario: Scenario, ai_sides: Sequence[str] = ()) -> NewGame:
+        """Start a game; the app keeps the tokens of ``ai_sides`` and plays them."""
+        ai_sides = check_ai_sides(scenario, ai_sides)  # no side hidden that nobody can play
         with self.lock:
             made = self.service.create(scenario)
             for side in ai_sides:
@@ -197,10 +275,9 @@ class Table:
             for _ in range(MAX_AI_COMMANDS):
                 folded = self.service.game(game)
                 side = folded.rules.to_move(folded.state)
-                choose = getattr(folded.rules, "ai_command", None)
-                if side is None or side not in keys or choose is None:
+                if side is None or side not in keys or not isinstance(folded.rules, AiPlayer):
                     break
-                text = choose(folded.state, side)
+                text = folded.rules.ai_command(folded.state, side)
                 if text is None:
                     break
                 expected = _expected(folded.rules, folded.state, side, text)

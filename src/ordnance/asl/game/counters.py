@@ -12,7 +12,7 @@ smoke grenades tried, ``A✗`` a special ammunition gone for the scenario (C8.9)
 >>> from ordnance.asl.game.state import initial_state
 >>> state = initial_state(Sheet.of(load_scenario({"date": "1945-03", "boards": "4",
 ...     "sides": {"russian": {"units": {"t34": {"kind": "vehicle", "hex": "4G5", "ca": "E",
-...     "notation": "A5(4)/6(5) s8", "ce": True}}}, "german": {"units": {}}}}, None)))
+...     "notation": "A5(4)/6(5) s8", "ce": True}}}, "german": {"units": {}}}})))
 >>> [(c.notation, c.glyph, [b.text for b in c.badges]) for c in counters(state)]
 [('A5 s8', 'tank', ['CE'])]
 """

@@ -26,7 +26,7 @@ Readings (README, Games):
 >>> from ordnance.core.dice import DR, ManualDice
 >>> sheet = Sheet.of(load_scenario({"date": "1944-09", "sides": {
 ...     "german": {"units": {"pz4": {"kind": "vehicle", "notation": "sD5"}}},
-...     "russian": {"units": {}}}}, None))
+...     "russian": {"units": {}}}}))
 >>> state = replace(initial_state(sheet), phase=Phase.MPH)  # the German MPh
 >>> pz4 = sheet.units["pz4"]
 >>> afv_state(state, pz4).buttoned_up

@@ -1,17 +1,18 @@
 """The scenario's map: read once when the game starts, then carried in the log as text.
 
-``map:`` in a scenario names a map file (relative to the scenario) or a map bundled with the
-ASL package by its short name (``asl-village``). Its whole text goes into the scenario JSON with
-its SHA-256, so a replay of the log (``game verify`` on another machine) needs no file: the log
-alone rebuilds the same map, and the digest says which map it was.
+``map:`` in a scenario names a map bundled with the ASL package by its short name
+(``asl-village``), or what the reader's :class:`~ordnance.core.maps.MapFiles` allows besides (a
+file beside the scenario on the CLI, a map uploaded with it on the server). Its whole text goes
+into the scenario JSON with its SHA-256, so a replay of the log (``game verify`` on another
+machine) needs no file: the log alone rebuilds the same map, and the digest says which map it was.
 
->>> body = read_map("asl-village", None)
+>>> body = read_map("asl-village", MapFiles.bundled())
 >>> body["file"], len(body["sha256"]), map_of(body).labels
 ('asl-village', 64, GeomorphicLabels.of('4/3'))
->>> read_map("nowhere.yaml", None)  # doctest: +ELLIPSIS
+>>> read_map("nowhere.yaml", MapFiles.bundled())  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ordnance.core.errors.BadInput: bad scenario 'map': nowhere.yaml cannot be read: no such file ...
+ordnance.core.errors.BadInput: bad scenario 'map': 'nowhere.yaml' is not a map the server has...
 """
 
 from __future__ import annotations
@@ -19,58 +20,41 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from ordnance.asl.terrain import GAME, asl_chart
 from ordnance.core.errors import BadInput
-from ordnance.core.limits import MAX_TEXT_FILE_BYTES, read_limited
-from ordnance.core.maps import GameMap, Vocabulary, load_map_text, map_path
+from ordnance.core.maps import (
+    GameMap,
+    MapFiles,
+    MapUnreadable,
+    Vocabulary,
+    load_map_text,
+)
 
 
 def _vocabulary(game: str) -> Vocabulary | None:
     return asl_chart().vocabulary if game == GAME else None
 
 
-def bundled() -> dict[str, str]:
-    """The ASL maps shipped in the package: short name -> file name."""
-    folder = resources.files("ordnance.asl").joinpath("data", "maps")
-    return {
-        entry.name.rsplit(".", 1)[0]: entry.name
-        for entry in folder.iterdir()
-        if entry.name.endswith((".yaml", ".yml"))
-    }
-
-
-def read_map(raw: object, base: Path | None) -> dict[str, Any] | None:
+def read_map(raw: object, maps: MapFiles) -> dict[str, Any] | None:
     """Check the scenario's ``map`` and return ``file``, ``sha256`` and ``text`` (or None)."""
     if raw is None:
         return None
     if not isinstance(raw, str) or not raw.strip():
         raise BadInput("scenario", "map", "expected a map file or a bundled map's name")
     name = raw.strip()
-    data = _read(map_path(name, base), name)
     try:
-        text = data.decode("utf-8")
+        text = maps.read("ordnance.asl", name).text
+    except MapUnreadable as error:
+        raise BadInput("scenario", "map", error.reason) from None
+    try:
         game_map = _parse(text, name)
-    except (UnicodeDecodeError, BadInput) as error:
+    except BadInput as error:
         raise BadInput("scenario", "map", str(error)) from None
     if game_map.game != GAME:
         raise BadInput("scenario", "map", f"{name} is a {game_map.game} map; an ASL game needs asl")
-    return {"file": name, "sha256": hashlib.sha256(data).hexdigest(), "text": text}
-
-
-def _read(path: Path, name: str) -> bytes:
-    if path.is_file():
-        return read_limited(path, "map file", MAX_TEXT_FILE_BYTES)
-    known = bundled()
-    if name in known:
-        return resources.files("ordnance.asl").joinpath("data", "maps", known[name]).read_bytes()
-    names = ", ".join(sorted(known)) or "none"
-    raise BadInput(
-        "scenario", "map", f"{name} cannot be read: no such file or bundled map ({names})"
-    )
+    return {"file": name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text}
 
 
 def map_of(body: Mapping[str, Any] | None) -> GameMap | None:

@@ -20,7 +20,7 @@ resolve (an MG). The D13 checks read these (D13.2-state, D13.3, D13.33-.35).
 >>> from ordnance.asl.game.state import initial_state
 >>> sheet = Sheet.of(load_scenario({"date": "1944-09", "sides": {
 ...     "german": {"units": {"pz4": {"kind": "vehicle", "mp": 14}}},
-...     "russian": {"units": {"t34": {"kind": "vehicle"}}}}}, None))
+...     "russian": {"units": {"t34": {"kind": "vehicle"}}}}}))
 >>> state = replace(initial_state(sheet), phase=Phase.MPH)  # the German MPh
 >>> pz4 = sheet.units["pz4"]
 >>> moved = movement(state, parse_command("german", ["move", "pz4", "--mp", "2"]), pz4)

@@ -21,7 +21,7 @@ Readings (README, Games):
 >>> from ordnance.asl.game.state import initial_state
 >>> state = initial_state(Sheet.of(load_scenario({"date": "1944-09", "boards": "4",
 ...     "sides": {"german": {"units": {"pak": {"notation": "s7", "hex": "4G5"}}},
-...               "russian": {"units": {}}}}, None)))
+...               "russian": {"units": {}}}})))
 >>> event, words = smoke_marker(state, state.sheet.units["pak"], "SMOKE", False,
 ...                             state.sheet.hex("4I5"))
 >>> event.data["marker"], event.data["removal"]

@@ -20,7 +20,7 @@ first in label order), within the MP left; without a map every hex is Open Groun
 >>> from ordnance.asl.game.state import initial_state
 >>> state = initial_state(Sheet.of(load_scenario({"date": "1944-09", "map": "asl-village",
 ...     "sides": {"american": {"units": {"m4": {"kind": "vehicle", "hex": "4G5", "mp": 12}}},
-...               "german": {"units": {"pz4": {"kind": "vehicle", "hex": "4K3"}}}}}, None)))
+...               "german": {"units": {"pz4": {"kind": "vehicle", "hex": "4K3"}}}}})))
 >>> steps = check_path(state, state.sheet.units["m4"], ["4H5", "4I6"])
 >>> [(state.sheet.label(s.hex), s.mp) for s in steps]
 [('4H5', 1), ('4I6', 1)]

@@ -4,7 +4,7 @@
 >>> rules = AslRuleset()
 >>> body = rules.load_scenario({"date": "1945-03", "sides": {
 ...     "russian": {"units": {"t34": {"kind": "vehicle", "notation": "A5(4)/6(5) s8"}}},
-...     "german": {"units": {}}}}, None)
+...     "german": {"units": {}}}})
 >>> state = rules.initial_state(body)
 >>> rules.legal_actions(state, "russian")
 ('phase next',)
@@ -21,7 +21,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ordnance.asl.game import resolve as rules
@@ -39,7 +38,7 @@ from ordnance.asl.notation import Family, format_capabilities
 from ordnance.asl.terrain import asl_chart
 from ordnance.core.command_words import CommandTable
 from ordnance.core.errors import OrdnanceError
-from ordnance.core.maps import CounterView, GameMap, TerrainChart
+from ordnance.core.maps import BUNDLED_ONLY, CounterView, GameMap, MapFiles, TerrainChart
 from ordnance.core.ruleset import Event, JsonObject, passes_checks
 
 # Ammunition a command can declare, besides what a counter lists (ordinary AP and HE).
@@ -57,8 +56,8 @@ class AslRuleset:
     def name(self) -> str:
         return "asl"
 
-    def load_scenario(self, data: Mapping[str, Any], base: Path | None) -> JsonObject:
-        return load_scenario(data, base)
+    def load_scenario(self, data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> JsonObject:
+        return load_scenario(data, maps)
 
     def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
         return tuple(scenario["sides"])

@@ -14,7 +14,7 @@ facts, which the state refers to but never changes.
 ...         "russian": {"units": {"t34": {"kind": "vehicle", "notation": "A5(4)/6(5) s8"}}},
 ...         "german": {"units": {"pak": {"notation": "A5(2)/4(3)/3(4) H6(3+)!", "size": "75L"}}},
 ...     },
-... }, None)
+... })
 >>> body["units"]["t34"]["side"], body["units"]["pak"]["kind"], body["first"]
 ('russian', 'gun', 'russian')
 >>> Sheet.of(body).units["t34"].tokens
@@ -29,7 +29,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from pathlib import Path
 from typing import Any
 
 from ordnance.asl import vasl_templates
@@ -45,30 +44,31 @@ from ordnance.core import fields
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, GeomorphicLabels, Hex
 from ordnance.core.limits import MAX_FP
-from ordnance.core.maps import GameMap, Labels
+from ordnance.core.maps import BUNDLED_ONLY, GameMap, Labels, MapFiles, MapUnreadable
 
 # gun and vehicle keep a side record (C8.0); scw fire HEAT without one (C8.3-scw); atr fire AP.
 KINDS = ("gun", "vehicle", "scw", "atr")
 
 
-def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
+def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dict[str, Any]:
     """Check an ASL scenario (see the module docstring) and return its self-contained JSON.
 
-    ``base`` is the scenario file's folder, for the relative ``vasl_templates`` and ``map``
-    paths. Every fault is a :class:`BadInput` naming the key (``sides.german.units.pak.size``).
+    ``maps`` says what ``map`` and ``vasl_templates`` may name (on the CLI, files relative to
+    the scenario's folder; on the server, no file). Every fault is a :class:`BadInput` naming
+    the key (``sides.german.units.pak.size``).
     """
     date = fields.checked("date", ScenarioDate.parse, data["date"])
     theater = data.get("theater")
     if theater is not None:
         theater = str(fields.checked("theater", Theater.parse, theater))
     settings = _settings(data.get("settings"))
-    templates = _templates(data.get("vasl_templates"), base)
+    templates = _templates(data.get("vasl_templates"), maps)
     boards = data.get("boards")
     labels: Labels | None = None
     if boards is not None:
         boards = str(boards)
         labels = fields.checked("boards", GeomorphicLabels.of, boards)
-    game_map = read_map(data.get("map"), base)
+    game_map = read_map(data.get("map"), maps)
     if game_map is not None:
         labels = _map_labels(game_map, labels)
     sides: dict[str, Any] = {}
@@ -116,12 +116,15 @@ def _settings(raw: Mapping[str, Any] | None) -> dict[str, str]:
     return values
 
 
-def _templates(raw: str | None, base: Path | None) -> vasl_templates.VaslData | None:
+def _templates(raw: str | None, maps: MapFiles) -> vasl_templates.VaslData | None:
     if raw is None:
         return None
-    path = Path(raw).expanduser()
-    if not path.is_absolute() and base is not None:
-        path = base / path
+    try:
+        path = maps.local_path("vasl_templates", raw)
+    except MapUnreadable as error:
+        raise fields.fault(
+            "vasl_templates", f"{error.reason}: give each unit's notation instead"
+        ) from None
     loaded: vasl_templates.VaslData = fields.checked("vasl_templates", vasl_templates.load, path)
     return loaded
 

@@ -7,7 +7,7 @@ line as in LOS and says so, leaving the check to the players at the table (READM
 >>> from ordnance.asl.game.state import initial_state
 >>> state = initial_state(Sheet.of(load_scenario({"date": "1944-09", "map": "asl-village",
 ...     "sides": {"american": {"units": {"m4": {"kind": "vehicle", "hex": "4G5"}}},
-...               "german": {"units": {"pz4": {"kind": "vehicle", "hex": "4K3"}}}}}, None)))
+...               "german": {"units": {"pz4": {"kind": "vehicle", "hex": "4K3"}}}}})))
 >>> watchers(state, "m4", state.sheet.hex("4H5"))
 ('pz4',)
 >>> los(state, state.sheet.hex("4G5"), state.sheet.hex("4I5")).total  # grain in 4H5

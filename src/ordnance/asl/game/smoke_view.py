@@ -5,7 +5,7 @@ and the smoke grenades' usage dr, with whether they were tried this Player Turn 
 >>> from ordnance.asl.game.state import initial_state
 >>> state = initial_state(Sheet.of(load_scenario({"date": "1945-03", "sides": {
 ...     "german": {"units": {"pz4": {"kind": "vehicle", "notation": "s8 sD5", "ce": True}}},
-...     "russian": {"units": {}}}}, None)))
+...     "russian": {"units": {}}}})))
 >>> devices = smoke_devices(state, state.sheet.units["pz4"])
 >>> devices["dispensers"][0]["usage_number"], devices["grenades"]["usage"]
 (5, 2)

@@ -34,7 +34,7 @@ vehicle's per-turn D13 facts.
 >>> from ordnance.asl.game.scenario import Sheet, load_scenario
 >>> sheet = Sheet.of(load_scenario({"date": "1945-03", "sides": {
 ...     "russian": {"units": {"t34": {"kind": "vehicle", "notation": "A5(4)/6(5) s8"}}},
-...     "german": {"units": {}}}}, None))
+...     "german": {"units": {}}}}))
 >>> state = initial_state(sheet)
 >>> state.phase, state.player
 (<Phase.RPH: 'RPh'>, 'russian')

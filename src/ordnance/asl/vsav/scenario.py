@@ -23,7 +23,7 @@ from ordnance.asl.vsav.boards import Board
 from ordnance.asl.vsav.reader import VsavRuling, VsavUnit
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import GeomorphicLabels
-from ordnance.core.maps import Labels
+from ordnance.core.maps import Labels, MapFiles
 
 _UNIT_ID_LENGTH = 32
 
@@ -159,7 +159,8 @@ def _labels(
     """The labels hexes are checked against, and the ``boards`` layout text if one fits."""
     layout = geomorphic_layout(ruling.boards)
     if map_file is not None:
-        game_map = map_of(read_map(str(map_file), None))
+        # The CLI's --map: a bundled map, or a file relative to the working folder.
+        game_map = map_of(read_map(str(map_file), MapFiles.folder(Path())))
         return (None if game_map is None else game_map.labels), layout
     if layout is not None:
         return GeomorphicLabels.of(layout), layout

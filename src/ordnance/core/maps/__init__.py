@@ -6,7 +6,7 @@ Knows no game: a map stores terrain *names*; each ruleset (``ordnance.asl``, ``o
 - ``model``: :class:`GameMap`, and how places are named by labels (``4G5``, ``4G5/NE``).
 - ``loader``: :func:`load_map`, the YAML format, :class:`MapFileError` (file, line, key, fault).
 - ``terrain``: :class:`TerrainChart`, the common shape of a ruleset's ``data/terrain.toml``.
-- ``source``: :func:`map_source`, a scenario's ``map:`` read from the bundled maps or a file.
+- ``source``: :class:`MapFiles`, which maps a scenario may name (bundled, a file, an upload).
 - ``levels``: :class:`Ends`, the simple, symmetric rule for elevation.
 - ``verdict``: :class:`LosVerdict`, clear or blocked with hindrances by range, as JSON.
 - ``counters``: :class:`CounterView`, a unit as the picture shows it (rulesets build these).
@@ -26,11 +26,11 @@ from ordnance.core.maps.model import (
     vertex_label,
 )
 from ordnance.core.maps.source import (
+    BUNDLED_ONLY,
+    MapFiles,
     MapSource,
     MapUnreadable,
-    bundled_map,
-    map_path,
-    map_source,
+    bundled_maps,
 )
 from ordnance.core.maps.terrain import Feature, TerrainChart, Vocabulary
 from ordnance.core.maps.verdict import (
@@ -43,6 +43,7 @@ from ordnance.core.maps.verdict import (
 )
 
 __all__ = [
+    "BUNDLED_ONLY",
     "Badge",
     "CounterView",
     "Cover",
@@ -53,6 +54,7 @@ __all__ = [
     "LosJudge",
     "LosVerdict",
     "MapFileError",
+    "MapFiles",
     "MapSource",
     "MapUnreadable",
     "Obstruction",
@@ -61,12 +63,10 @@ __all__ = [
     "TerrainChart",
     "Vocabulary",
     "build_verdict",
-    "bundled_map",
+    "bundled_maps",
     "label_or_none",
     "load_map",
     "load_map_text",
-    "map_path",
-    "map_source",
     "parse_hexside",
     "place_label",
     "vertex_label",

@@ -9,7 +9,7 @@ it holds an Acquired marker (on the hex named in the tooltip).
 >>> state = initial_state(Sheet.of(load_scenario({"map": "lnl-farm", "sides": {
 ...     "german": {"smoke_shells": 1, "units": {"pz4": {"kind": "vehicle", "hex": "B5",
 ...         "shells": ["smoke"], "to_hit": {7: 9}, "acquired": "E5"}}},
-...     "american": {"units": {"lt": {"kind": "leader", "lm": 1, "hex": "E5"}}}}}, None)))
+...     "american": {"units": {"lt": {"kind": "leader", "lm": 1, "hex": "E5"}}}}})))
 >>> [(c.unit, c.notation, [b.text for b in c.badges]) for c in counters(state)]
 [('pz4', 'SM', ['ACQ']), ('lt', 'LM 1', [])]
 """

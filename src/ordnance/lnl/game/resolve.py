@@ -16,7 +16,7 @@ section 2; cited as "LnLT sequence of play"):
 >>> from ordnance.lnl.game.scenario import Sheet, load_scenario
 >>> from ordnance.lnl.game.state import initial_state
 >>> state = initial_state(Sheet.of(load_scenario({"map": "lnl-farm", "first": "american",
-...     "sides": {"german": {}, "american": {}}}, None)))
+...     "sides": {"german": {}, "american": {}}})))
 >>> to_move(state), str(state.phase)
 ('american', 'rally')
 >>> done = resolve(state, parse_command("american", ["phase", "next"]), ManualDice([]))

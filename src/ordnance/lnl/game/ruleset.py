@@ -5,7 +5,7 @@
 >>> state = rules.initial_state(rules.load_scenario({"map": "lnl-farm", "sides": {
 ...     "german": {"wp_shells": 1, "depletion_number": 3, "units": {
 ...         "pz4": {"kind": "vehicle", "hex": "B5", "shells": ["wp"], "to_hit": {7: 9}}}},
-...     "american": {"units": {"sq1": {"kind": "squad", "hex": "E5"}}}}}, None))
+...     "american": {"units": {"sq1": {"kind": "squad", "hex": "E5"}}}}}))
 >>> def do(side, text, *dice):
 ...     global state
 ...     done = rules.resolve(state, rules.parse_command(side, text.split()), ManualDice(dice))
@@ -25,12 +25,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from ordnance.core.command_words import CommandTable
 from ordnance.core.dice import DiceSource
-from ordnance.core.maps import CounterView, GameMap, TerrainChart
+from ordnance.core.maps import BUNDLED_ONLY, CounterView, GameMap, MapFiles, TerrainChart
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 from ordnance.lnl.game.commands import COMMANDS, parse_command
 from ordnance.lnl.game.counters import counters
@@ -53,8 +52,8 @@ class LnlRuleset:
     def name(self) -> str:
         return "lnl"
 
-    def load_scenario(self, data: Mapping[str, Any], base: Path | None) -> JsonObject:
-        return load_scenario(data, base)
+    def load_scenario(self, data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> JsonObject:
+        return load_scenario(data, maps)
 
     def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
         return tuple(scenario["sides"])

@@ -5,7 +5,8 @@ The game service hands over the parsed YAML once it has passed the LnLT scenario
 the rest (the map, hexes on it, a unit id used by both sides, the To Hit table's bands). Keys
 (``examples/lnl-smoke-wp.yaml`` is a whole example):
 
-- ``map``: an LnLT map file (relative to the scenario) or a bundled map's name (``lnl-farm``);
+- ``map``: a bundled map's name (``lnl-farm``), or an LnLT map file relative to the scenario
+  (on the server: a map uploaded with it, see :class:`~ordnance.core.maps.MapFiles`);
   its text is copied into the log, so a replay needs no file;
 - ``turns`` (none: open-ended), ``first`` (the side with the first impulse of every turn),
   ``settings`` (the readings of ``ordnance lnl settings``), ``damage_check_table`` (the module's
@@ -22,7 +23,7 @@ the rest (the map, hexes on it, a unit id used by both sides, the To Hit table's
 >>> body = load_scenario({"map": "lnl-farm", "sides": {
 ...     "german": {"smoke_shells": 2, "depletion_number": 4, "units": {
 ...         "pz4": {"kind": "vehicle", "hex": "B5", "shells": ["smoke"], "to_hit": {7: 9}}}},
-...     "american": {"units": {"sq1": {"kind": "squad", "hex": "E6"}}}}}, None)
+...     "american": {"units": {"sq1": {"kind": "squad", "hex": "E6"}}}}})
 >>> body["sides"]["german"]["pools"]["smoke"], body["units"]["pz4"]["to_hit"]
 ({'count': 2, 'depletion_number': 4}, {'7': 9})
 >>> sheet = Sheet.of(body)
@@ -36,7 +37,6 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -44,7 +44,14 @@ import yaml
 from ordnance.core import fields
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Hex
-from ordnance.core.maps import GameMap, MapUnreadable, Vocabulary, load_map_text, map_source
+from ordnance.core.maps import (
+    BUNDLED_ONLY,
+    GameMap,
+    MapFiles,
+    MapUnreadable,
+    Vocabulary,
+    load_map_text,
+)
 from ordnance.lnl.pool import Pool
 from ordnance.lnl.settings import LnlSettings
 from ordnance.lnl.shell import ShellKind, ToHitTable
@@ -64,14 +71,12 @@ def parse_map(text: str, file: str) -> GameMap:
     return load_map_text(text, file, _vocabulary)
 
 
-def _map(name: str, base: Path | None) -> dict[str, str]:
-    """The map's text (bundled by name, or a file), checked as an LnLT map."""
+def _map(name: str, maps: MapFiles) -> dict[str, str]:
+    """The map's text (bundled by name, or what ``maps`` allows), checked as an LnLT map."""
     try:
-        source = map_source("ordnance.lnl", name, base)
+        source = maps.read("ordnance.lnl", name)
     except MapUnreadable as error:
-        raise fields.fault(
-            "map", f"{name}: not a bundled LnLT map and cannot be read ({error.reason})"
-        ) from None
+        raise fields.fault("map", error.reason) from None
     text, file = source.text, f"{name}.yaml" if source.bundled else name
     try:
         parse_map(text, file)  # an lnl map: another game's names are unknown here
@@ -107,12 +112,14 @@ def _settings(raw: Mapping[str, Any] | None) -> dict[str, str]:
     return values
 
 
-def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
+def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dict[str, Any]:
     """Check an LnLT scenario (see the module docstring) and return its self-contained JSON.
+
+    ``maps`` says what ``map`` may name besides a bundled map (:class:`MapFiles`).
 
     Every fault is a :class:`BadInput` naming the key (``sides.german.units.pz4.to_hit``).
     """
-    game_map = _map(data["map"], base)
+    game_map = _map(data["map"], maps)
     labels = parse_map(game_map["text"], game_map["file"])
     table = data.get("damage_check_table")
     if table is not None:

@@ -29,7 +29,7 @@ kind                 data                                  effect
 >>> from ordnance.lnl.game.scenario import Sheet, load_scenario
 >>> sheet = Sheet.of(load_scenario({"map": "lnl-farm", "sides": {
 ...     "german": {"smoke_shells": 1, "units": {}},
-...     "american": {"units": {"sq1": {"kind": "squad", "hex": "E6"}}}}}, None))
+...     "american": {"units": {"sq1": {"kind": "squad", "hex": "E6"}}}}}))
 >>> state = initial_state(sheet)
 >>> state.turn, state.phase, state.impulse, state.pools["german"]["smoke"].count
 (1, <Phase.RALLY: 'rally'>, 'german', 1)

@@ -9,7 +9,7 @@ its facing, and its markers as badges: ``PIN`` pinned, ``F`` Fire marker, ``M`` 
 >>> from ordnance.vv.game.state import initial_state
 >>> state = initial_state(Sheet.of(load_scenario({"map": "vv-hedgerows", "sides": {
 ...     "us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "C7"}}},
-...     "de": {"units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "C4"}}}}}, None)))
+...     "de": {"units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "C4"}}}}})))
 >>> [(c.unit, c.notation, c.glyph) for c in counters(state)]
 [('a', '4-6-5', 'squad'), ('g', '4-6-5', 'squad')]
 """

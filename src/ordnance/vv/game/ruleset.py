@@ -8,8 +8,7 @@ an attack's CP before it is rolled, and :meth:`VvRuleset.ai_command`, the AI's o
 >>> rules = VvRuleset()
 >>> body = rules.load_scenario({"map": "vv-hedgerows", "sides": {
 ...     "us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "C7"}}},
-...     "de": {"ai": True, "units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "C4"}}}}},
-...     None)
+...     "de": {"ai": True, "units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "C4"}}}}})
 >>> state = rules.initial_state(body)
 >>> state = rules.apply(state, rules.resolve(state, rules.parse_command("us", ["phase", "next"]),
 ...                                          ManualDice([])).events[0])
@@ -30,12 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from ordnance.core.command_words import CommandTable
 from ordnance.core.dice import DiceSource
-from ordnance.core.maps import CounterView, GameMap, TerrainChart
+from ordnance.core.maps import BUNDLED_ONLY, CounterView, GameMap, MapFiles, TerrainChart
 from ordnance.core.odds import Distribution
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
 from ordnance.vv.ai import classes
@@ -63,8 +61,8 @@ class VvRuleset:
     def name(self) -> str:
         return "vv"
 
-    def load_scenario(self, data: Mapping[str, Any], base: Path | None) -> JsonObject:
-        return load_scenario(data, base)
+    def load_scenario(self, data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> JsonObject:
+        return load_scenario(data, maps)
 
     def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
         return tuple(scenario["sides"])

@@ -5,7 +5,7 @@ The keys (README, "Valor & Victory"; ``examples/vv-hedgerow-ambush.yaml`` is a c
 
     ruleset: vv
     name: ...
-    map: vv-hedgerows          # a bundled V&V map by name, or a map file relative to this one
+    map: vv-hedgerows          # a bundled V&V map, a map file relative to this one, or an upload
     turns: 1                   # Game Turns (none: open-ended)
     first: american            # whose Player Turn comes first
     settings: {low_roll: clamp}            # overrides of ordnance.vv.settings
@@ -31,8 +31,7 @@ rest: the map, hexes on it, a unit id used by both sides, passengers and their c
 
 >>> body = load_scenario({"map": "vv-hedgerows", "sides": {
 ...     "us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "B8"}}},
-...     "de": {"ai": True, "units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "E5"}}}}},
-...     None)
+...     "de": {"ai": True, "units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "E5"}}}}})
 >>> sheet = Sheet.of(body)
 >>> sheet.sides, sheet.ai_sides, sheet.units["a"].counter, sheet.game_map.name
 (('us', 'de'), frozenset({'de'}), Counter.parse('4-6-5'), 'Hedgerow country')
@@ -44,12 +43,18 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from ordnance.core import fields
 from ordnance.core.hexgrid import Direction, Hex
-from ordnance.core.maps import GameMap, MapUnreadable, Vocabulary, load_map_text, map_source
+from ordnance.core.maps import (
+    BUNDLED_ONLY,
+    GameMap,
+    MapFiles,
+    MapUnreadable,
+    Vocabulary,
+    load_map_text,
+)
 from ordnance.vv.board import Status
 from ordnance.vv.counters import Counter
 from ordnance.vv.game.victory import read_victory
@@ -73,22 +78,21 @@ def parse_map(text: str, file: str) -> GameMap:
     return load_map_text(text, file, _vocabulary)
 
 
-def _map(name: str, base: Path | None) -> tuple[dict[str, str], GameMap]:
+def _map(name: str, maps: MapFiles) -> tuple[dict[str, str], GameMap]:
     try:
-        text = map_source("ordnance.vv", name, base).text
+        text = maps.read("ordnance.vv", name).text
     except MapUnreadable as error:
-        raise fields.fault(
-            "map", f"neither a bundled V&V map nor a readable file ({error.reason})"
-        ) from None
+        raise fields.fault("map", error.reason) from None
     game_map = fields.checked("map", lambda t: parse_map(t, name), text)
     if game_map.game != GAME:
         raise fields.fault("map", f"a {game_map.game} map; a V&V scenario needs a vv map")
     return {"file": name, "text": text}, game_map
 
 
-def load_scenario(data: Mapping[str, Any], base: Path | None) -> dict[str, Any]:
-    """Check a V&V scenario (see the module docstring) and return its self-contained JSON."""
-    map_json, game_map = _map(data["map"], base)
+def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dict[str, Any]:
+    """Check a V&V scenario (see the module docstring) and return its self-contained JSON;
+    ``maps`` says what ``map`` may name besides a bundled map (:class:`MapFiles`)."""
+    map_json, game_map = _map(data["map"], maps)
     settings = {
         name: str(value).lower() if isinstance(value, bool) else str(value)
         for name, value in data.get("settings", {}).items()

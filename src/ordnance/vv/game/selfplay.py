@@ -6,8 +6,7 @@ strength benchmark): every command goes through the same parsing and checks as a
 >>> from ordnance.vv.game.scenario import load_scenario
 >>> body = load_scenario({"map": "vv-hedgerows", "turns": 1, "victory": {"casualties": True},
 ...     "sides": {"us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "C7"}}},
-...               "de": {"units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "C4"}}}}},
-...     None)
+...               "de": {"units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "C4"}}}}})
 >>> game = play_out(body, {"us": AiPolicy(), "de": AiPolicy.greedy()}, SeededDice(1))
 >>> game.state.over, sorted(game.state.result["points"])
 (True, ['de', 'us'])

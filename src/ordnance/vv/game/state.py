@@ -33,7 +33,7 @@ kind                data                                       effect
 >>> from ordnance.vv.game.scenario import Sheet, load_scenario
 >>> sheet = Sheet.of(load_scenario({"map": "vv-hedgerows", "sides": {
 ...     "us": {"units": {"a": {"kind": "squad", "counter": "4-6-5", "hex": "C7"}}},
-...     "de": {"units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "C4"}}}}}, None))
+...     "de": {"units": {"g": {"kind": "squad", "counter": "4-6-5", "hex": "C4"}}}}}))
 >>> state = initial_state(sheet)
 >>> state.phase, state.to_move, [str(p) for p in PHASES][3]
 (<Phase.COMMAND: 'command'>, 'us', 'defensive-fire')
