@@ -54,6 +54,7 @@ import yaml
 from sqlalchemy import event
 
 from ordnance.core.errors import OrdnanceError
+from ordnance.core.maps import MapFiles
 from ordnance.game import fold, snapshots
 from ordnance.game import service as service_module
 from ordnance.game.entries import Entry, canonical, entry_mac, make_entry
@@ -374,7 +375,7 @@ def main() -> None:
     args = parser.parse_args()
     data = yaml.safe_load(EXAMPLE.read_text())
     data.pop("turns")  # open-ended, so the burst never reaches the end of the scenario
-    scenario = scenario_from_mapping(data, EXAMPLE.parent)
+    scenario = scenario_from_mapping(data, MapFiles.folder(EXAMPLE.parent))
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         service, made = measure_commands(folder, scenario, args.commands)

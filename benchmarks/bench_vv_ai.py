@@ -48,7 +48,7 @@ import yaml
 
 from ordnance.core.errors import IllegalAction
 from ordnance.core.hexgrid import Direction, GridLabels, Hex
-from ordnance.core.maps import GameMap
+from ordnance.core.maps import GameMap, MapFiles
 from ordnance.game.fairdice import FairDice
 from ordnance.vv import board as board_module
 from ordnance.vv import odds as odds_module
@@ -277,7 +277,7 @@ def scenarios() -> dict[str, dict[str, object]]:
     for path in sorted(EXAMPLES.glob("vv-*.yaml")):
         data = yaml.safe_load(path.read_text())
         if isinstance(data, dict) and data.get("ruleset") == "vv":
-            found[path.stem] = load_scenario(data, path.parent)
+            found[path.stem] = load_scenario(data, MapFiles.folder(path.parent))
     return found
 
 

@@ -17,6 +17,7 @@ from ordnance.asl.game import AslRuleset
 from ordnance.asl.notation import Family
 from ordnance.core.dice import DR, ManualDice
 from ordnance.core.errors import BadInput, IllegalAction
+from ordnance.core.maps import MapFiles
 from ordnance.core.ruleset import Resolution
 from ordnance.game.scenario import scenario_from_mapping
 
@@ -52,7 +53,7 @@ class Play:
 
     def __init__(self, **changes: Any) -> None:
         self.rules = AslRuleset()
-        self.state = self.rules.initial_state(self.rules.load_scenario(scenario(**changes), None))
+        self.state = self.rules.initial_state(self.rules.load_scenario(scenario(**changes)))
 
     def do(self, side: str, text: str, *dice: str) -> Resolution:
         command = self.rules.parse_command(side, shlex.split(text))
@@ -554,7 +555,7 @@ def test_legal_actions_are_exactly_the_commands_that_pass_their_checks():
 )
 def test_a_malformed_scenario_is_bad_input_naming_the_key(changes, fault):
     with pytest.raises(BadInput, match=fault):
-        scenario_from_mapping(scenario(**changes), None)
+        scenario_from_mapping(scenario(**changes))
 
 
 def test_a_unit_can_come_from_vasl_templates_by_name(vasl_templates):
@@ -563,11 +564,12 @@ def test_a_unit_can_come_from_vasl_templates_by_name(vasl_templates):
         vasl_templates=str(vasl_templates),
         sides={"german": {"units": units}, "russian": {"units": RUSSIAN_UNITS}},
     )
-    body = AslRuleset().load_scenario(data, None)
+    files = MapFiles.folder(vasl_templates.parent)  # the CLI's: a folder may be read
+    body = AslRuleset().load_scenario(data, files)
     assert body["units"]["pak"]["notation"] == "A5(2)/4(3)/3(4) s7"
     assert body["units"]["pak"]["source"].startswith("vasl-templates ge/o:")
     with pytest.raises(BadInput, match="no vehicle or Gun named"):
         AslRuleset().load_scenario(
             {**data, "sides": {"german": {"units": {"x": {"template": "Tiger 9"}}}, "r": {}}},
-            None,
+            files,
         )

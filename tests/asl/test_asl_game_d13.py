@@ -18,6 +18,7 @@ from ordnance.asl.game.mapfile import map_of, read_map
 from ordnance.asl.los import asl_los
 from ordnance.core.dice import DR, DieRoll, ManualDice
 from ordnance.core.errors import BadInput, IllegalAction
+from ordnance.core.maps import MapFiles
 from ordnance.core.maps.svg import render_svg
 from ordnance.core.ruleset import Resolution
 from ordnance.game.scenario import scenario_from_mapping
@@ -80,7 +81,7 @@ class Play:
 
     def __init__(self, **changes: Any) -> None:
         self.rules = AslRuleset()
-        self.state = self.rules.initial_state(self.rules.load_scenario(scenario(**changes), None))
+        self.state = self.rules.initial_state(self.rules.load_scenario(scenario(**changes)))
 
     def do(self, side: str, text: str, *dice: str) -> Resolution:
         command = self.rules.parse_command(side, shlex.split(text))
@@ -115,7 +116,7 @@ class Play:
 
 
 def village():
-    game_map = map_of(read_map("asl-village", None))
+    game_map = map_of(read_map("asl-village", MapFiles.bundled()))
     assert game_map is not None
     return game_map
 
@@ -433,9 +434,9 @@ def test_the_scenario_sets_up_each_vehicles_d13_status():
 def test_bad_d13_keys_are_refused_with_their_key(unit, fault):
     sides = {"american": {"units": {"x": {"notation": "", **unit}}}, "german": {}}
     with pytest.raises(BadInput, match=rf"units\.x\.{fault}"):
-        scenario_from_mapping(scenario(sides=sides), None)
+        scenario_from_mapping(scenario(sides=sides))
 
 
 def test_boards_must_agree_with_the_map():
     with pytest.raises(BadInput, match="lays out its boards as 4/3"):
-        AslRuleset().load_scenario(scenario(boards="4,3"), None)
+        AslRuleset().load_scenario(scenario(boards="4,3"))

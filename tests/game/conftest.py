@@ -188,7 +188,7 @@ DEMO: dict[str, Any] = {
 
 def scenario(dice: str = "fair", **changes: Any) -> Scenario:
     """The demo scenario with top-level keys changed."""
-    return scenario_from_mapping({**DEMO, "dice": dice, **changes}, None)
+    return scenario_from_mapping({**DEMO, "dice": dice, **changes})
 
 
 @pytest.fixture(name="scenario")

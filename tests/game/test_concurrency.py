@@ -60,7 +60,7 @@ def race(url: str, repetitions: int, expect: bool) -> list[tuple[str, str]]:
     for worker in workers:
         worker.start()
     service = GameService(url)
-    scenario = scenario_from_mapping(SCENARIO, None)
+    scenario = scenario_from_mapping(SCENARIO)
     outcomes = []
     try:
         for _ in range(repetitions):

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ordnance.core.errors import OrdnanceError
+from ordnance.core.maps import MapFiles
 from ordnance.game import fold
 from ordnance.game.logfile import verify
 from ordnance.game.scenario import Scenario, scenario_from_mapping
@@ -37,7 +38,7 @@ STORY = (
 
 def demo(dice: str = "physical") -> Scenario:
     data = yaml.safe_load(DEMO.read_text())
-    return scenario_from_mapping({**data, "dice": dice}, EXAMPLES)
+    return scenario_from_mapping({**data, "dice": dice}, MapFiles.folder(EXAMPLES))
 
 
 def folded_equals_live(service: GameService, made: NewGame, url: str) -> None:

@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from ordnance.core.errors import OrdnanceError
+from ordnance.core.maps import MapFiles
 from ordnance.game.entries import Entry
 from ordnance.game.scenario import scenario_from_mapping
 from ordnance.game.service import GameService
@@ -60,7 +61,7 @@ def test_every_entry_written_equals_the_entry_read_back(example, sqlite_url):
     data = yaml.safe_load((EXAMPLES / example).read_text(encoding="utf-8"))
     data["dice"] = "fair"  # every command's rolls made by the service, so any may be picked
     service = GameService(sqlite_url)
-    made = service.create(scenario_from_mapping(data, EXAMPLES))
+    made = service.create(scenario_from_mapping(data, MapFiles.folder(EXAMPLES)))
     written: list[Entry] = []
     try:
         for _ in range(250):

@@ -10,6 +10,7 @@ import yaml
 from tests.lnl.hamlet import hamlet_scenario
 
 from ordnance.core.errors import BadInput
+from ordnance.core.maps import MapFiles
 from ordnance.core.scenario_schema import scenario_schema
 from ordnance.game.scenario import load_scenario_file, scenario_from_mapping
 from ordnance.lnl.shell import ShellKind
@@ -55,7 +56,7 @@ def test_the_schema_names_what_the_library_knows():
 )
 def test_a_faulty_scenario_names_the_key(hamlet_dir, change, where):
     with pytest.raises(BadInput) as fault:
-        scenario_from_mapping(hamlet_scenario(**change), hamlet_dir)
+        scenario_from_mapping(hamlet_scenario(**change), MapFiles.folder(hamlet_dir))
     assert fault.value.text == where
 
 
@@ -76,19 +77,19 @@ def test_a_faulty_unit_names_its_key(hamlet_dir, unit, where):
     data = hamlet_scenario()
     data["sides"]["american"]["units"]["bad"] = unit
     with pytest.raises(BadInput) as fault:
-        scenario_from_mapping(data, hamlet_dir)
+        scenario_from_mapping(data, MapFiles.folder(hamlet_dir))
     assert fault.value.text == f"sides.american.units.bad.{where}"
 
 
 def test_pools_take_a_count_or_a_count_and_their_own_number(hamlet_dir):
     data = hamlet_scenario()
     data["sides"]["german"]["wp_shells"] = {"count": 2, "depletion_number": 2}
-    body = scenario_from_mapping(data, hamlet_dir).body
+    body = scenario_from_mapping(data, MapFiles.folder(hamlet_dir)).body
     assert body["sides"]["german"]["pools"] == {
         "smoke": {"count": 1, "depletion_number": 4},
         "wp": {"count": 2, "depletion_number": 2},
     }
     data["sides"]["german"]["wp_shells"] = {"count": 2, "number": 2}
     with pytest.raises(BadInput) as fault:
-        scenario_from_mapping(data, hamlet_dir)
+        scenario_from_mapping(data, MapFiles.folder(hamlet_dir))
     assert fault.value.text == "sides.german.wp_shells.number"

@@ -21,6 +21,7 @@ from tests.lnl.hamlet import GRID, hamlet_scenario
 
 from ordnance.core.dice import DR, DieRoll, ManualDice
 from ordnance.core.errors import BadInput, IllegalAction
+from ordnance.core.maps import MapFiles
 from ordnance.core.maps.svg import render_svg
 from ordnance.core.ruleset import Resolution
 from ordnance.lnl.game import LnlRuleset
@@ -33,7 +34,7 @@ class Play:
 
     def __init__(self, base: Path, **changes: Any) -> None:
         self.rules = LnlRuleset()
-        body = self.rules.load_scenario(hamlet_scenario(**changes), base)
+        body = self.rules.load_scenario(hamlet_scenario(**changes), MapFiles.folder(base))
         self.state = self.rules.initial_state(body)
 
     def do(self, side: str, text: str, *dice: str) -> Resolution:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from tests.lnl.hamlet import HAMLET, hamlet_scenario
 
 from ordnance.core.errors import OrdnanceError
+from ordnance.core.maps import MapFiles
 from ordnance.game import fold
 from ordnance.game.logfile import verify
 from ordnance.game.scenario import scenario_from_mapping
@@ -27,7 +28,7 @@ def service(tmp_path: Path):
 
 @pytest.mark.clause("SYS.record", "SYS.dice", "LNL.W-deplete", "LNL.W-pool")
 def test_the_log_keeps_the_pool_count_and_the_depletion_roll(service, hamlet_dir):
-    made = service.create(scenario_from_mapping(hamlet_scenario(), hamlet_dir))
+    made = service.create(scenario_from_mapping(hamlet_scenario(), MapFiles.folder(hamlet_dir)))
     german, american = made.tokens["german"], made.tokens["american"]
     service.do(made.game, "german", german, ["phase", "next"])
     words = shlex.split("wp-shell pz4 --at E3 --dice 3,4 --dice 4 --dice 2,5 --dice 2")
@@ -63,10 +64,10 @@ def test_the_log_keeps_the_pool_count_and_the_depletion_roll(service, hamlet_dir
 
 def test_a_missing_map_file_is_a_scenario_fault(tmp_path):
     with pytest.raises(OrdnanceError, match="map"):
-        scenario_from_mapping(hamlet_scenario(), tmp_path)
+        scenario_from_mapping(hamlet_scenario(), MapFiles.folder(tmp_path))
     (tmp_path / "hamlet.yaml").write_text(HAMLET.replace("game: lnl", "game: vv"))
     with pytest.raises(OrdnanceError, match="not for lnl"):
-        scenario_from_mapping(hamlet_scenario(), tmp_path)
+        scenario_from_mapping(hamlet_scenario(), MapFiles.folder(tmp_path))
 
 
 def play(service: GameService, made, choices: list[int]) -> None:
@@ -107,7 +108,7 @@ def test_folding_the_log_of_random_play_gives_the_live_state(tmp_path_factory, c
         sides["german"]["units"]["stug"]["shells"] = ["smoke"]
         sides["german"]["units"]["pz4"]["hex"] = "A3"  # along hexsides to E3: choices
         data = hamlet_scenario(dice="fair", sides=sides, settings={"passes_end_operations": 2})
-        made = live_service.create(scenario_from_mapping(data, folder))
+        made = live_service.create(scenario_from_mapping(data, MapFiles.folder(folder)))
         play(live_service, made, choices)
         live, stored = live_service.game(made.game), fresh.game(made.game)
         log = live_service.log(made.game)

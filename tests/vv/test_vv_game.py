@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.hexgrid import Direction
+from ordnance.core.maps import MapFiles
 from ordnance.core.ruleset import Resolution
 from ordnance.core.scenario_schema import scenario_schema
 from ordnance.game.scenario import load_scenario_file, scenario_from_mapping
@@ -60,7 +61,9 @@ class Play:
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.rules = VvRuleset()
-        self.state = self.rules.initial_state(self.rules.load_scenario(data, EXAMPLE.parent))
+        self.state = self.rules.initial_state(
+            self.rules.load_scenario(data, MapFiles.folder(EXAMPLE.parent))
+        )
         self.dice = Dice()
         self.log: list[tuple[str, str, list[str], dict[str, Any]]] = []
 
@@ -404,7 +407,7 @@ def test_movement_costs_and_vehicles():
 )
 def test_scenario_faults_name_their_key(change, where):
     with pytest.raises(BadInput) as caught:
-        scenario_from_mapping(example(**change), EXAMPLE.parent)
+        scenario_from_mapping(example(**change), MapFiles.folder(EXAMPLE.parent))
     assert caught.value.text == where
 
 
@@ -450,7 +453,7 @@ def test_unit_faults_name_their_key(unit, problem):
     data = example()
     data["sides"]["american"]["units"]["x"] = unit
     with pytest.raises(BadInput, match=problem):
-        scenario_from_mapping(data, EXAMPLE.parent)
+        scenario_from_mapping(data, MapFiles.folder(EXAMPLE.parent))
 
 
 def test_the_example_loads_self_contained():

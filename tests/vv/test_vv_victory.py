@@ -11,6 +11,7 @@ import yaml
 
 from ordnance.core.dice import SeededDice
 from ordnance.core.errors import BadInput
+from ordnance.core.maps import MapFiles
 from ordnance.game.scenario import scenario_from_mapping
 from ordnance.vv.ai import AiPolicy
 from ordnance.vv.game.movement import allowance
@@ -105,7 +106,6 @@ def test_victory_points_control_and_a_draw():
             "victory": {"objectives": {"B9": 1}, "casualties": True},
             "sides": {"us": {"units": {"a": squad("A10")}}, "de": {"units": {"g": squad("N1")}}},
         },
-        None,
     )
     game = play_out(body, {"us": AiPolicy(), "de": AiPolicy()}, SeededDice(3))
     result = game.state.result
@@ -138,7 +138,6 @@ def test_victory_faults_name_their_key(victory, where):
                 "victory": victory,
                 "sides": {"us": {"units": {"a": squad("A10")}}, "de": {"units": {}}},
             },
-            None,
         )
     assert where in str(caught.value)
 
@@ -146,5 +145,5 @@ def test_victory_faults_name_their_key(victory, where):
 def test_every_bundled_scenario_reads_its_victory():
     for path in sorted(EXAMPLES.glob("vv-*.yaml")):
         data = yaml.safe_load(path.read_text())
-        body = load_scenario(data, path.parent)
+        body = load_scenario(data, MapFiles.folder(path.parent))
         assert body["victory"]["objectives"] or body["victory"]["casualties"], path.name
