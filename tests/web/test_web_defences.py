@@ -17,7 +17,7 @@ from tests.web.conftest import EXAMPLES, create_game, csrf_of
 
 from ordnance.cli.app import main
 from ordnance.web.app import create_app
-from ordnance.web.limits import Limits
+from ordnance.web.limits import Limits, body_limit
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -130,7 +130,7 @@ def test_bodies_over_their_limit_are_refused_before_they_are_read(client):
     assert "at most 64 KB" in declared.json()["message"]
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
-        for _ in range(40):
+        for _ in range(body_limit("/api/games")[0] // 10_000 + 1):
             yield b"x" * 10_000
 
     chunked = client.post("/api/games", content=chunks())

@@ -7,10 +7,12 @@ error type, so the exit code is the same too (1 refused, 2 anything else).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.limits import MAX_TEXT_FILE_BYTES, check_tree, parsing, read_limited
 
 if TYPE_CHECKING:
     from ordnance.game.service import Applied, NewGame
@@ -62,14 +64,11 @@ def _call(server: str, method: str, path: str, **kwargs: Any) -> Any:
 
 
 def new_game(server: str, scenario: Path) -> NewGame:
-    try:
-        text = scenario.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise BadInput("scenario file", str(scenario), f"cannot be read ({reason})") from None
+    text = _text(scenario, "scenario file", MAX_TEXT_FILE_BYTES)
     from ordnance.game.service import NewGame  # noqa: PLC0415  (SQLAlchemy: import late)
 
-    data = _call(server, "POST", "/api/games", json={"scenario": text})
+    body = {"scenario": text, "maps": maps_beside(text, scenario)}
+    data = _call(server, "POST", "/api/games", json=body)
     return NewGame(
         data["game"],
         data["tokens"],
@@ -78,6 +77,49 @@ def new_game(server: str, scenario: Path) -> NewGame:
         signer=data.get("signer", {}),
         head=data.get("head", ""),
     )
+
+
+def _text(path: Path, what: str, limit: int) -> str:
+    try:
+        return read_limited(path, what, limit).decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput(what, str(path), "cannot be read (not UTF-8 text)") from None
+
+
+def maps_beside(text: str, scenario: Path) -> dict[str, str]:
+    """The map file the scenario names, read from beside it, to send along: the server reads
+    no file, so a scenario with its own map brings it (under the name ``map:`` gives).
+
+    Nothing for a bundled map's name, or a scenario the server will refuse anyway (it says why).
+    """
+    import yaml  # noqa: PLC0415  (only 'game new --server' needs these)
+
+    from ordnance.core.maps import MapFiles, bundled_maps  # noqa: PLC0415
+    from ordnance.core.maps.source import MAX_UPLOADED_MAP  # noqa: PLC0415
+    from ordnance.game.registry import names  # noqa: PLC0415
+
+    try:
+        with parsing("scenario file", str(scenario)):
+            data = yaml.safe_load(text)
+        check_tree(data, "scenario file", str(scenario))
+    except (yaml.YAMLError, BadInput):
+        return {}
+    name = data.get("map") if isinstance(data, Mapping) else None
+    if not isinstance(name, str) or not name.strip():
+        return {}
+    name = name.strip()
+    game = data.get("ruleset")
+    if game in names() and name in bundled_maps(f"ordnance.{game}"):
+        return {}
+    path = MapFiles.folder(scenario.parent).local_path("map", name)
+    map_text = _text(path, "map file", MAX_TEXT_FILE_BYTES)
+    if len(map_text) > MAX_UPLOADED_MAP:
+        raise BadInput(
+            "map file",
+            str(path),
+            f"larger than {MAX_UPLOADED_MAP // 1024} KB, the most a server takes with a scenario",
+        )
+    return {name: map_text}
 
 
 def status(server: str, game: str, side: str | None) -> dict[str, Any]:

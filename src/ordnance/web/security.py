@@ -24,13 +24,13 @@ import secrets
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ordnance.core.maps.source import MAX_UPLOADED_MAPS
+from ordnance.core.maps.source import MAX_UPLOADED_MAP, MAX_UPLOADED_MAPS
 
 CSRF_COOKIE = "ordnance_csrf"
 SIDE_PREFIX = "ordnance_side_"
 # Scenario and map files are small (the bundled ones are 1-4 KB); logs grow with play.
 SCENARIO_LIMIT = 256 * 1024
-MAP_LIMIT = 256 * 1024
+MAP_LIMIT = MAX_UPLOADED_MAP
 """Characters of one map uploaded with a scenario (the lobby's map file, the API's ``maps``)."""
 MAX_MAPS = MAX_UPLOADED_MAPS
 """Maps one scenario may bring to the server through the API (the lobby takes one)."""

@@ -41,6 +41,8 @@ MAX_UPLOADED_MAPS = 4
 """Maps one scenario may bring along (it plays on one; a few spare are harmless)."""
 MAX_MAP_NAME = 200
 """Characters of an uploaded map's name."""
+MAX_UPLOADED_MAP = 256 * 1024
+"""Characters of one map uploaded to a server (the bundled maps are 1-3 KB)."""
 MAP_SUFFIXES = (".yaml", ".yml")
 
 
