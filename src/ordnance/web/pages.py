@@ -26,8 +26,10 @@ from starlette.responses import (
 
 from ordnance.cli.status_vv import victory_of  # the same words as game status
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.maps import bundled_maps
 from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
+from ordnance.game.registry import names
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
 from ordnance.web import clauses, security, views
@@ -120,6 +122,7 @@ def _lobby(
         values=values,
         held=held,
         dice_modes=DICE_MODES,
+        bundled_maps=", ".join(sorted(m for g in names() for m in bundled_maps(f"ordnance.{g}"))),
     )
 
 
