@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import time
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.opened_files import files_opened
 from tests.web.conftest import EXAMPLES, csrf_of
 
 from ordnance.cli.app import main
@@ -31,29 +28,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 EXAMPLE = {"asl": "asl-d13-demo", "lnl": "lnl-smoke-wp", "vv": "vv-hedgerow-ambush"}
 BUNDLED = {"asl": "asl-village", "lnl": "lnl-farm", "vv": "vv-hedgerows"}
 SECRET = "TOPSECRET-4f9c1e"
-
-# Every file the process opens while a request runs (Python's "open" audit event: io.open,
-# os.open). A hook cannot be removed, so one is added once and fills the lists watching now.
-_WATCHING: list[list[str]] = []
-
-
-def _audit(event: str, args: tuple[Any, ...]) -> None:
-    if event == "open" and _WATCHING and args and isinstance(args[0], str | Path):
-        for opened in _WATCHING:
-            opened.append(str(args[0]))
-
-
-sys.addaudithook(_audit)
-
-
-@contextmanager
-def files_opened() -> Iterator[list[str]]:
-    opened: list[str] = []
-    _WATCHING.append(opened)
-    try:
-        yield opened
-    finally:
-        _WATCHING.remove(opened)
 
 
 def example(ruleset: str, map_name: str | None = None) -> str:
