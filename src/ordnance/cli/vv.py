@@ -257,6 +257,7 @@ def ai_command(
 ) -> None:
     """Let the AI play a side the scenario gives it: it sends that side's commands (checked
     like anyone's) until the next decision belongs to the other side."""
+    from ordnance.core.ruleset import AiPlayer  # noqa: PLC0415
     from ordnance.game.fairdice import new_entropy  # noqa: PLC0415
 
     secret = resolve_token(token, token_file)
@@ -266,10 +267,9 @@ def ai_command(
         service.authorize(game, side, secret)  # first: a wrong token is refused even when idle
         for _ in range(MAX_AI_COMMANDS):
             folded = service.game(game)
-            choose = getattr(folded.rules, "ai_command", None)
-            if choose is None:
+            if not isinstance(folded.rules, AiPlayer):
                 raise BadInput("game", game, f"the {folded.scenario.ruleset} ruleset has no AI")
-            text = choose(folded.state, side)
+            text = folded.rules.ai_command(folded.state, side)
             if text is None:
                 break
             words = shlex.split(text)
