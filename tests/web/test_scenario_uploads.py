@@ -228,6 +228,11 @@ def test_game_new_through_a_server_sends_the_map_beside_the_scenario(live_server
     code = main(["game", "export", game, "--server", live_server.url, "--out", str(tmp_path / "e")])
     capsys.readouterr()
     assert code == 0 and "Our own ground" in (tmp_path / "e").read_text(encoding="utf-8")
+    # A map file that is not there is one line here, before anything is sent.
+    scenario.write_text(example("vv", "maps/none.yaml"), encoding="utf-8")
+    code = main(["game", "new", str(scenario), "--server", live_server.url])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "none.yaml" in err[0] and "cannot be read" in err[0]
 
 
 # --- AI sides only where a ruleset has an AI ------------------------------------------------------
@@ -235,7 +240,6 @@ def test_game_new_through_a_server_sends_the_map_beside_the_scenario(live_server
 
 @pytest.mark.clause("SYS.cite")
 def test_ai_sides_for_a_ruleset_without_an_ai_are_refused_by_api_and_lobby_alike(client):
-    before = client.get("/").text
     api = api_new(client, example("asl"), ai_sides=["german"])
     assert api.status_code == 422, api.text
     message = api.json()["message"]
@@ -243,7 +247,8 @@ def test_ai_sides_for_a_ruleset_without_an_ai_are_refused_by_api_and_lobby_alike
     lobby = lobby_post(client, example("asl"), ai="german")
     assert lobby.status_code == 422 and "the asl ruleset has no AI" in error_of(lobby)
     # Nothing was created: no game holds a side nobody can play.
-    assert client.get("/").text.count("/games/") == before.count("/games/")
+    table = client.app.state.table
+    assert table.call(lambda service: service.store.game_ids()) == []
 
 
 def test_ai_sides_of_a_vv_game_are_played_and_their_tokens_kept(client):
@@ -255,3 +260,7 @@ def test_ai_sides_of_a_vv_game_are_played_and_their_tokens_kept(client):
     assert status["state"]["ai_sides"] == ["american"]
     unknown = api_new(client, example("vv"), ai_sides=["french"])
     assert unknown.status_code == 422 and "not a side" in unknown.json()["message"]
+    # None: the scenario's own 'ai: true' is replaced, and every token is the players'.
+    none = api_new(client, example("vv"), ai_sides=[]).json()
+    assert set(none["tokens"]) == {"german", "american"}
+    assert client.get(f"/api/games/{none['game']}").json()["state"]["ai_sides"] == []

@@ -109,8 +109,8 @@ def maps_beside(text: str, scenario: Path) -> dict[str, str]:
         return {}
     name = name.strip()
     game = data.get("ruleset")
-    if game in names() and name in bundled_maps(f"ordnance.{game}"):
-        return {}
+    if game not in names() or name in bundled_maps(f"ordnance.{game}"):
+        return {}  # the server names an unknown ruleset's fault; a bundled map needs no file
     path = MapFiles.folder(scenario.parent).local_path("map", name)
     map_text = _text(path, "map file", MAX_TEXT_FILE_BYTES)
     if len(map_text) > MAX_UPLOADED_MAP:
