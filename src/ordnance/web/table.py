@@ -32,30 +32,13 @@ from ordnance.core.maps import MapFiles
 from ordnance.core.ruleset import AiPlayer
 from ordnance.game.errors import StaleState
 from ordnance.game.registry import names, ruleset
-from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping
-from ordnance.game.scenario import scenario_from_text as scenario_file_text
+from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
 from ordnance.game.service import Applied, GameService, NewGame
 
 T = TypeVar("T")
 
 # The AI stops after this many commands in a row (a guard; a V&V phase takes a handful).
 MAX_AI_COMMANDS = 200
-
-
-def scenario_from_text(
-    text: str, where: str = "scenario", maps: Mapping[str, str] | None = None
-) -> Scenario:
-    """Check an uploaded scenario's YAML text; a fault names the line, the key and the fault.
-
-    The server reads no file a scenario names: its ``map`` is a bundled map or one of ``maps``
-    (name -> YAML text), uploaded with it (:class:`~ordnance.core.maps.MapFiles`).
-
-    >>> scenario_from_text("ruleset: asl\\nname: [")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ordnance.game.scenario.ScenarioFileError: bad scenario 'scenario', line 2: not valid YAML...
-    """
-    return scenario_file_text(text, where, MapFiles.uploaded(maps))
 
 
 def has_ai(name: str) -> bool:
@@ -99,10 +82,17 @@ def new_game_scenario(
 
     ``dice`` (``fair``, ``physical``; blank: as the scenario says) and ``ai`` (None: the sides
     the scenario gives the AI; a list: exactly these, checked by :func:`check_ai_sides`)
-    override the file. The map comes from the bundled maps or ``maps``, never a file.
+    override the file. The server reads no file a scenario names: its map is a bundled map or
+    one of ``maps`` (name -> YAML text; :class:`~ordnance.core.maps.MapFiles`). A fault names
+    the line, the key and the fault.
+
+    >>> new_game_scenario("ruleset: asl\\nname: [")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ordnance.game.scenario.ScenarioFileError: bad scenario 'scenario', line 2: not valid YAML...
     """
     files = MapFiles.uploaded(maps)
-    scenario = scenario_file_text(text, where, files)
+    scenario = scenario_from_text(text, where, files)
     data = yaml.safe_load(text)  # it parsed once already: a mapping, checked and bounded
     changed = False
     if dice in DICE_MODES and dice != scenario.dice:
