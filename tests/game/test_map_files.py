@@ -128,8 +128,9 @@ def test_uploads_are_checked_when_the_policy_is_made():
         MapFiles.uploaded({"m\x00": text})
     with pytest.raises(BadInput, match="blanks"):
         MapFiles.uploaded({" m": text})
-    with pytest.raises(MapUnreadable, match="both a bundled map and a map uploaded"):
-        MapFiles.uploaded({"lnl-farm.yaml": text}).read("ordnance.lnl", "lnl-farm")
+    for named in ("lnl-farm", "lnl-farm.yaml"):
+        with pytest.raises(MapUnreadable, match="both a bundled map and a map uploaded"):
+            MapFiles.uploaded({"lnl-farm.yaml": text}).read("ordnance.lnl", named)
 
 
 def test_other_files_a_scenario_names_are_refused_off_the_cli(tmp_path):

@@ -34,7 +34,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
 
-from ordnance.core.errors import BadInput
+from ordnance.core.errors import BadInput, shown
 from ordnance.core.limits import MAX_TEXT_FILE_BYTES, read_limited
 
 MAX_UPLOADED_MAPS = 4
@@ -185,10 +185,9 @@ class MapFiles:
         known = bundled_maps(package)
         upload = self._upload(name)
         entry = known.get(name)
-        shown = repr(name) if len(name) <= 80 else repr(name[:80])[:-1] + "...'"
-        if entry is not None and upload is not None:
+        if upload is not None and _stem(name) in known:
             raise MapUnreadable(
-                f"{shown} is both a bundled map and a map uploaded with the scenario;"
+                f"{shown(name)} is both a bundled map and a map uploaded with the scenario;"
                 " give the upload another name"
             )
         if entry is not None:
@@ -196,15 +195,15 @@ class MapFiles:
         if upload is not None:
             return MapSource(upload, bundled=False)
         if self.base is None:
-            raise MapUnreadable(self._refusal(name, shown, known))
+            raise MapUnreadable(self._refusal(name, known))
         try:
             data = read_limited(map_path(name, self.base), "map file", MAX_TEXT_FILE_BYTES)
         except BadInput as error:
-            raise MapUnreadable(f"{shown}: {error.problem}") from None
+            raise MapUnreadable(f"{shown(name)}: {error.problem}") from None
         try:
             return MapSource(data.decode("utf-8"), bundled=False)
         except UnicodeDecodeError:
-            raise MapUnreadable(f"{shown}: the file is not UTF-8 text") from None
+            raise MapUnreadable(f"{shown(name)}: the file is not UTF-8 text") from None
 
     def local_path(self, key: str, name: str) -> Path:
         """The file or folder ``name`` that the scenario's ``key`` names (a data folder, say),
@@ -216,9 +215,8 @@ class MapFiles:
         ordnance.core.maps.source.MapUnreadable: vasl_templates names a file or folder ('/srv/...
         """
         if self.base is None:
-            shown = repr(name) if len(name) <= 80 else repr(name[:80])[:-1] + "...'"
             raise MapUnreadable(
-                f"{key} names a file or folder ({shown}), and the server reads no file"
+                f"{key} names a file or folder ({shown(name)}), and the server reads no file"
             )
         return map_path(name, self.base)
 
@@ -229,14 +227,14 @@ class MapFiles:
         wanted = _stem(name)
         return next((text for key, text in self.uploads.items() if _stem(key) == wanted), None)
 
-    def _refusal(self, name: str, shown: str, known: Mapping[str, Traversable]) -> str:
+    def _refusal(self, name: str, known: Mapping[str, Traversable]) -> str:
         names = ", ".join(known) or "none"
         offered = f"its bundled maps ({names}) or a map uploaded with the scenario"
         if self.uploads:
-            offered += f" (uploaded: {', '.join(map(repr, self.uploads))})"
+            offered += f" (uploaded: {', '.join(map(shown, self.uploads))})"
         if is_path(name):
-            return f"{shown} is a path: the server reads no file, only {offered}"
-        return f"{shown} is not a map the server has: it reads only {offered}"
+            return f"{shown(name)} is a path: the server reads no file, only {offered}"
+        return f"{shown(name)} is not a map the server has: it reads only {offered}"
 
 
 BUNDLED_ONLY = MapFiles.bundled()
