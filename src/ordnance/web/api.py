@@ -48,8 +48,8 @@ class NewGameBody(BaseModel):
     )
     ai_sides: list[str] = Field(
         default_factory=list,
-        description="Sides the server's AI plays (a ruleset with an AI: V&V); their tokens are"
-        " not returned.",
+        description="Exactly the sides the server's AI plays, in place of the scenario's own"
+        " 'ai:' (only a ruleset with an AI: V&V); their tokens are not returned.",
     )
 
 
