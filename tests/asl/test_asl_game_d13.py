@@ -18,7 +18,7 @@ from ordnance.asl.game.mapfile import map_of, read_map
 from ordnance.asl.los import asl_los
 from ordnance.core.dice import DR, DieRoll, ManualDice
 from ordnance.core.errors import BadInput, IllegalAction
-from ordnance.core.maps import MapFiles
+from ordnance.core.maps import BUNDLED_ONLY, MapFiles
 from ordnance.core.maps.svg import render_svg
 from ordnance.core.ruleset import Resolution
 from ordnance.game.scenario import scenario_from_mapping
@@ -79,9 +79,9 @@ def _roll(text: str) -> DR | DieRoll:
 class Play:
     """A game driven through the ruleset alone: commands in, events folded, rulings out."""
 
-    def __init__(self, **changes: Any) -> None:
+    def __init__(self, maps: MapFiles = BUNDLED_ONLY, **changes: Any) -> None:
         self.rules = AslRuleset()
-        self.state = self.rules.initial_state(self.rules.load_scenario(scenario(**changes)))
+        self.state = self.rules.initial_state(self.rules.load_scenario(scenario(**changes), maps))
 
     def do(self, side: str, text: str, *dice: str) -> Resolution:
         command = self.rules.parse_command(side, shlex.split(text))

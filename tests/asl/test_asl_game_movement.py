@@ -14,6 +14,7 @@ import pytest
 from tests.asl.test_asl_game_d13 import Play
 
 from ordnance.asl.mp_costs import mp_table
+from ordnance.core.maps import MapFiles
 
 
 def play(mp: int = 6, hex: str = "4G9", **more: Any) -> Play:
@@ -116,8 +117,10 @@ def test_a_wall_crossed_adds_its_cost(tmp_path: Path):
     )
     american = {"m4": {"kind": "vehicle", "hex": "4H9", "ca": "E", "mp": 6}}
     german = {"pz4": {"kind": "vehicle", "hex": "4K2"}}
-    game = Play(
-        map=str(walled), sides={"american": {"units": american}, "german": {"units": german}}
+    game = Play(  # a map file beside the scenario, as the CLI reads one
+        MapFiles.folder(tmp_path),
+        map=walled.name,
+        sides={"american": {"units": american}, "german": {"units": german}},
     )
     game.to("MPh", "american")
     assert game.do("american", "move m4 --to 4I9").events[0].data["mp"] == 2  # 1 + COT
