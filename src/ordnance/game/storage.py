@@ -466,8 +466,7 @@ class _Appender:
                 return self._append_kept(game, based_on, rows)
             finally:
                 self._busy.release()
-        with storage_errors(self.shown):
-            raw = self.engine.raw_connection()
+        raw = self._connect()
         try:
             return self._append(raw, game, based_on, rows)
         finally:
@@ -476,8 +475,7 @@ class _Appender:
     def _append_kept(self, game: str, based_on: int, rows: list[tuple[Any, ...]]) -> bool:
         raw = self._kept
         if raw is None or self._kept_by != os.getpid():
-            with storage_errors(self.shown):
-                raw = self.engine.raw_connection()
+            raw = self._connect()
             # Its driver cursor too, used for every append on it (made and closed once).
             driver: Any = raw.driver_connection
             self._kept_cursor = driver.cursor()
@@ -488,6 +486,15 @@ class _Appender:
             self._kept = self._kept_cursor = None
             raw.close()  # back to the pool, which resets it (or drops it when it is broken)
             raise
+
+    def _connect(self) -> Any:
+        """A connection from the pool; one that cannot be made is a StorageError (the pool
+        raises the driver's own error, which SQLAlchemy does not wrap here)."""
+        try:
+            with storage_errors(self.shown):
+                return self.engine.raw_connection()
+        except self.dbapi.Error as error:
+            raise driver_failure(self.shown, error) from None
 
     def close(self) -> None:
         """Give the kept connection back to the pool."""
@@ -534,7 +541,9 @@ class _Appender:
             if isinstance(error, self.dbapi.IntegrityError):
                 # Only a racing writer gets here (the version check should have caught it).
                 raise StaleState(game, based_on, based_on + 1) from None
-            if isinstance(error, self.dbapi.OperationalError):
+            # A restart closes sessions (OperationalError); a connection it closed before is
+            # an InterfaceError: both are the database being away, not a fault of the program.
+            if isinstance(error, self.dbapi.OperationalError | self.dbapi.InterfaceError):
                 raise driver_failure(self.shown, error) from None
             raise
         finally:
