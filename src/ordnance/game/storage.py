@@ -118,7 +118,8 @@ def _shown(url: sa.URL) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; a SQLite file (and its folder) is created on first use."""
+    """An engine for ``url``; a SQLite file is created on first use (its folder too when it
+    is the default database, :func:`default_database`; any other folder must exist)."""
     authority = url.partition("://")[2].partition("/")[0]
     if authority.count("@") > 1:
         # Else the driver reads part of the password as the host, and says so in its error.
@@ -143,13 +144,24 @@ def make_engine(url: str) -> Engine:
     try:
         with storage_errors(url):
             if is_sqlite and parsed.database not in (None, "", ":memory:"):
-                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                _sqlite_folder(url, Path(parsed.database))
             engine = sa.create_engine(parsed, **options)
     except OSError as error:
         raise StorageError(url, f"cannot create its folder ({error.strerror})") from None
     if is_sqlite:
         _sqlite_setup(engine)
     return engine
+
+
+def _sqlite_folder(url: str, path: Path) -> None:
+    """Create the default database's folder; any other file's folder must exist already (a
+    mistyped ``--db`` would else start an empty database where nobody looks)."""
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.absolute() != default_database().parent.absolute():
+        raise bad_url(url, f"its folder {folder} does not exist (create it first)")
+    folder.mkdir(parents=True, exist_ok=True)
 
 
 def _sqlite_setup(engine: Engine) -> None:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import AsyncIterator
@@ -28,7 +29,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ordnance import __version__
 from ordnance.core.errors import OrdnanceError
-from ordnance.web import api, notify, pages
+from ordnance.web import api, connections, notify, pages
 from ordnance.web.answers import database_errors, database_failure
 from ordnance.web.limits import Guard, Limits
 from ordnance.web.table import Table
@@ -57,6 +58,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # A full descriptor table: one log line a minute, not one per accept with a traceback.
+        connections.quiet_accept_errors(asyncio.get_running_loop())
         # Learn of other processes' writes from the start (LISTEN/NOTIFY, or polling SQLite).
         app.state.watcher = notify.start(table)
         yield
