@@ -103,8 +103,9 @@ def serve_command(
     """Serve the table: a lobby at http://HOST:PORT/, a page per side, the JSON API.
 
     Limits are per client address and minute (--limit-actions, --limit-games,
-    --limit-uploads; 0 switches one off), and per process on connections
-    (--max-connections, --header-timeout).
+    --limit-uploads; 0 switches one off). Each process bounds its connections and
+    the time a client has to send its request's headers (--max-connections,
+    --header-timeout).
     """
     from ordnance.core.errors import BadInput  # noqa: PLC0415
     from ordnance.core.extras import require  # noqa: PLC0415

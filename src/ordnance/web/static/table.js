@@ -71,9 +71,12 @@
         text = await response.text();
       }
     } catch (error) { text = ""; }
-    text = text.replace(/^refused:\s*/, "").replace(/\s+/g, " ").trim().slice(0, 400);
+    // One sentence: the server's words without their own closing stop (added below).
+    text = text.replace(/^refused:\s*/, "").replace(/\s+/g, " ").trim().slice(0, 400).replace(/[.\s]+$/, "");
     const wait = parseInt(response.headers.get("Retry-After") || "", 10);
     const later = /try again/i.test(text) ? "" : (wait > 0 ? "; try again in " + wait + " s" : "; try again later");
+    // The server's own sentence (a page's message) says what failed and what to do already.
+    if (/^[A-Z]/.test(text)) { return text + (response.status === 503 || response.status === 429 ? later : "") + "."; }
     switch (response.status) {
       case 403: return "Not done: " + (text || "this browser may not act here: open your private link again") + ".";
       case 413: return "Not sent, it is too large: " + (text || "shorten it") + ".";
