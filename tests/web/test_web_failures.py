@@ -241,11 +241,13 @@ def _serve(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
     [
         (["--host", "999.1.1.1"], "bad --host '999.1.1.1'"),
         (["--host", "8.8.8.8"], "cannot listen there"),
-        (["--db", "sqlite:////no/such/dir/x.db"], "folder /no/such/dir does not exist"),
-        (["--ai-keys", "/no/such/dir/keys.json"], "bad --ai-keys"),
+        (["--db", "sqlite:///{missing}/x.db"], "does not exist (create it first)"),
+        (["--ai-keys", "{missing}/keys.json"], "bad --ai-keys"),
     ],
 )
 def test_serve_refuses_what_it_cannot_use_in_one_line(tmp_path, args, said):
+    missing = tmp_path / "no" / "such"
+    args = [arg.format(missing=missing) for arg in args]
     if "--db" not in args:
         args = [*args, "--db", str(tmp_path / "g.db")]
     try:
@@ -254,7 +256,7 @@ def test_serve_refuses_what_it_cannot_use_in_one_line(tmp_path, args, said):
         pytest.fail(f"serve {args} started serving instead of refusing")
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and said in done.stderr
-    assert "Traceback" not in done.stderr and not Path("/no/such").exists()
+    assert "Traceback" not in done.stderr and not (tmp_path / "no").exists()
 
 
 class Served:
