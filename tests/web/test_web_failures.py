@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import logging
+import resource
 import socket
 import stat
 import subprocess
@@ -260,16 +261,22 @@ def test_serve_refuses_what_it_cannot_use_in_one_line(tmp_path, args, said):
 
 
 class Served:
-    """``ordnance serve`` as a subprocess on a free port, its log in a file."""
+    """``ordnance serve`` as a subprocess on a free port, its log in a file; ``descriptors``:
+    the open-files limit it runs under (soft and hard)."""
 
-    def __init__(self, folder: Path, *args: str) -> None:
+    def __init__(self, folder: Path, *args: str, descriptors: int | None = None) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = folder / "serve.log"
         command = [sys.executable, "-m", "ordnance.cli.app", "serve", "--port", str(self.port)]
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
-                [*command, "--db", str(folder / "g.db"), *args], stdout=out, stderr=out
+                [*command, "--db", str(folder / "g.db"), *args],
+                stdout=out,
+                stderr=out,
+                preexec_fn=None  # noqa: PLW1509 (the test runs no threads of its own then)
+                if descriptors is None
+                else lambda: _limit_files(descriptors),
             )
         deadline = time.monotonic() + 30
         while True:
@@ -305,6 +312,10 @@ def test_serve_keeps_the_ai_keys_in_a_folder_given_as_ai_keys(tmp_path):
     assert made.json()["game"] in json.loads((keys / AI_KEYS_FILE).read_text())
 
 
+def _limit_files(count: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+
 def _closed(sock: socket.socket) -> bool:
     sock.setblocking(False)
     try:
@@ -337,6 +348,28 @@ def test_slow_clients_over_the_bound_cannot_lock_others_out(tmp_path):
             sock.close()
         log = served.stop()
     assert "Traceback" not in log and len(log.splitlines()) <= 6, log
+
+
+@pytest.mark.clause("SYS.record")
+def test_more_slow_clients_than_descriptors_cannot_lock_others_out(tmp_path):
+    # As 1,100 slow clients against the usual limit of 1024 files, in small: 400 against 256.
+    # The default bound does not fit in 256 descriptors: the server lowers it and says so.
+    served = Served(tmp_path, descriptors=256)
+    slow: list[socket.socket] = []
+    try:
+        for _ in range(400):
+            sock = socket.create_connection(("127.0.0.1", served.port), timeout=5)
+            sock.sendall(b"GET / HTTP/1.1\r\n")
+            slow.append(sock)
+        answer = httpx.get(f"{served.url}/", timeout=5)
+        assert answer.status_code == 200
+    finally:
+        for sock in slow:
+            sock.close()
+        log = served.stop()
+    assert "at most 96 connections per process" in log
+    assert "Traceback" not in log and log.count("Too many open files") <= 1
+    assert len(log.splitlines()) <= 6, log
 
 
 @pytest.mark.clause("SYS.record")

@@ -163,6 +163,8 @@ def serve_command(
         timeout_graceful_shutdown=5,
         # Bounds connections and the time to send headers (uvicorn's own do neither).
         http=PROTOCOL,
+        # asyncio accepts up to a backlog's worth at once, before the bound counts them.
+        backlog=min(2048, allowed),
     )
 
 

@@ -87,12 +87,14 @@ def raise_descriptor_limit() -> int:
 
 
 def connections_allowed(wanted: int, soft_limit: int) -> int:
-    """``wanted``, or fewer when the descriptor limit could not hold them and a reserve.
+    """``wanted``, or fewer when the descriptor limit could not hold twice as many and a
+    reserve: asyncio accepts up to a listen backlog's worth of connections (``ordnance serve``
+    makes it the bound) before any is counted, so the bound is kept as many more descriptors.
 
     >>> connections_allowed(1000, 20000), connections_allowed(1000, 1024)
-    (1000, 960)
+    (1000, 480)
     """
-    return max(1, min(wanted, soft_limit - RESERVED_DESCRIPTORS))
+    return max(1, min(wanted, (soft_limit - RESERVED_DESCRIPTORS) // 2))
 
 
 class Tally:
@@ -247,6 +249,12 @@ def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
             reason = getattr(error, "strerror", None) or "out of descriptors"
             TALLY.log(f"cannot accept connections: {reason} (waiting for some to close)")
             return
+        handle = context.get("handle")
+        callback = getattr(handle, "_callback", None)
+        if getattr(callback, "__name__", "") == "_start_serving" and isinstance(
+            context.get("exception"), ValueError
+        ):
+            return  # asyncio's retry of accepting, after that listening socket was closed
         loop.default_exception_handler(context)
 
     loop.set_exception_handler(handler)
