@@ -83,10 +83,23 @@ def test_the_default_database_is_a_file_in_the_user_data_folder(monkeypatch, tmp
     assert database_url("x.db") == f"sqlite:///{Path('x.db').resolve()}"
 
 
-def test_a_fresh_sqlite_file_and_its_folder_are_created(tmp_path):
-    path = tmp_path / "deep" / "er" / "games.db"
+def test_a_fresh_sqlite_file_is_created_in_an_existing_folder(tmp_path):
+    path = tmp_path / "games.db"
     GameService(str(path)).close()
     assert path.is_file()
+
+
+@pytest.mark.clause("SYS.record", "SYS.cite")
+def test_only_the_default_database_folder_is_created(monkeypatch, tmp_path):
+    # A mistyped --db would else start an empty database in a new folder nobody looks in.
+    missing = tmp_path / "no" / "such" / "games.db"
+    with pytest.raises(BadInput, match=r"folder .*no/such does not exist"):
+        GameService(f"sqlite:///{missing}")
+    assert not (tmp_path / "no").exists()
+    monkeypatch.delenv("ORDNANCE_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    GameService(None).close()
+    assert (tmp_path / "data" / "ordnance" / "games.sqlite3").is_file()
 
 
 def test_an_unreachable_server_is_one_storage_error():

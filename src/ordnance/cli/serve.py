@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -67,11 +68,34 @@ def serve_command(
         Path | None,
         typer.Option(
             "--ai-keys",
-            metavar="FILE",
-            help="Where the server's AI keeps its sides' tokens; every process of one database"
-            " must share it. Default: beside a SQLite file, else ai.json in your data folder.",
+            metavar="PATH",
+            help="Where the server's AI keeps its sides' tokens: a file in an existing folder,"
+            " or a folder (then ai_tokens.json in it); every process of one database must"
+            " share it. Default: beside a SQLite file, else ai.json in your data folder.",
         ),
     ] = None,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-connections",
+            metavar="N",
+            min=1,
+            max=1_000_000,
+            help="Connections one server process holds at once; one more closes the one"
+            " waiting longest for its request (or is refused, 503, when all are busy).",
+        ),
+    ] = 1000,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            "--header-timeout",
+            metavar="SECONDS",
+            min=0.1,
+            max=600.0,
+            help="Seconds a client may take to send its request's headers; then its connection"
+            " is closed.",
+        ),
+    ] = 10.0,
     limit_actions: Annotated[int, _rate("--limit-actions", "Commands and undos")] = 120,
     limit_games: Annotated[int, _rate("--limit-games", "New games")] = 10,
     limit_uploads: Annotated[int, _rate("--limit-uploads", "Logs uploaded to /verify")] = 10,
@@ -79,7 +103,9 @@ def serve_command(
     """Serve the table: a lobby at http://HOST:PORT/, a page per side, the JSON API.
 
     Limits are per client address and minute (--limit-actions, --limit-games,
-    --limit-uploads; 0 switches one off).
+    --limit-uploads; 0 switches one off). Each process bounds its connections and
+    the time a client has to send its request's headers (--max-connections,
+    --header-timeout).
     """
     from ordnance.core.errors import BadInput  # noqa: PLC0415
     from ordnance.core.extras import require  # noqa: PLC0415
@@ -88,19 +114,30 @@ def serve_command(
     require("web", "ordnance serve")
     import uvicorn  # noqa: PLC0415
 
-    from ordnance.game.storage import database_url, default_database  # noqa: PLC0415
+    from ordnance.game.storage import database_url, default_database, make_engine  # noqa: PLC0415
+    from ordnance.web.connections import (  # noqa: PLC0415
+        PROTOCOL,
+        connections_allowed,
+        raise_descriptor_limit,
+    )
 
     url = database_url(db)
     if workers > 1 and not url.startswith("postgresql"):
         raise BadInput(
             "--workers", str(workers), "several processes need PostgreSQL (SQLite: one process)"
         )
+    # Refused here, in one line, rather than by each worker as it starts: a URL that is not
+    # one, a SQLite file whose folder does not exist (nothing connects yet).
+    make_engine(url).dispose()
+    _check_listen(host, port)
     # The AI's side tokens live beside a SQLite file, else in the user's data folder.
     path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else None
-    keys = ai_keys or (
+    keys = _ai_keys(ai_keys) or (
         Path(f"{path}.ai-tokens.json") if path else default_database().parent / "ai.json"
     )
     proxies = [a.strip() for a in trust_proxy.split(",") if a.strip()]
+    # Each connection is a descriptor: use all the system lets this process have.
+    allowed = connections_allowed(max_connections, raise_descriptor_limit())
     # Each worker process builds its app from this (uvicorn starts them from an import string).
     os.environ["ORDNANCE_SERVE"] = json.dumps(
         {
@@ -108,9 +145,12 @@ def serve_command(
             "ai_keys": str(keys),
             "limits": {"actions": limit_actions, "games": limit_games, "uploads": limit_uploads},
             "trusted_proxies": proxies,
+            "connections": {"max_connections": allowed, "header_timeout": header_timeout},
         }
     )
     typer.echo(f"ordnance table on http://{host}:{port}/ (games in {url.split('@')[-1]})")
+    if allowed < max_connections:
+        typer.echo(f"at most {allowed} connections per process (the open-files limit)")
     uvicorn.run(
         "ordnance.web.app:from_environment",
         factory=True,
@@ -121,4 +161,47 @@ def serve_command(
         # The app reads forwarded headers itself, and only from --trust-proxy addresses.
         proxy_headers=False,
         timeout_graceful_shutdown=5,
+        # Bounds connections and the time to send headers (uvicorn's own do neither).
+        http=PROTOCOL,
+        # asyncio accepts up to a backlog's worth at once, before the bound counts them.
+        backlog=min(2048, allowed),
     )
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Refuse (BadInput) an address this machine cannot listen on, before uvicorn would."""
+    from ordnance.core.errors import BadInput  # noqa: PLC0415
+
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError):
+        raise BadInput(
+            "--host", host, "not an address or a name this machine resolves (e.g. 127.0.0.1)"
+        ) from None
+    family, kind, proto, _, address = found[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise BadInput(
+                "--host", f"{host} port {port}", f"cannot listen there ({error.strerror})"
+            ) from None
+
+
+def _ai_keys(given: Path | None) -> Path | None:
+    """The AI key file ``--ai-keys`` names: a folder means ai_tokens.json in it; a file's
+    folder must exist (BadInput otherwise)."""
+    from ordnance.core.errors import BadInput  # noqa: PLC0415
+    from ordnance.web.table import AI_KEYS_FILE  # noqa: PLC0415
+
+    if given is None:
+        return None
+    path = given.expanduser()
+    if path.is_dir():
+        return path / AI_KEYS_FILE
+    if not path.parent.is_dir():
+        raise BadInput("--ai-keys", str(given), f"its folder {path.parent} does not exist")
+    if path.exists() and not path.is_file():
+        raise BadInput("--ai-keys", str(given), "not a regular file or a folder")
+    return path

@@ -118,7 +118,8 @@ def _shown(url: sa.URL) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; a SQLite file (and its folder) is created on first use."""
+    """An engine for ``url``; a SQLite file is created on first use (its folder too when it
+    is the default database, :func:`default_database`; any other folder must exist)."""
     authority = url.partition("://")[2].partition("/")[0]
     if authority.count("@") > 1:
         # Else the driver reads part of the password as the host, and says so in its error.
@@ -143,13 +144,24 @@ def make_engine(url: str) -> Engine:
     try:
         with storage_errors(url):
             if is_sqlite and parsed.database not in (None, "", ":memory:"):
-                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                _sqlite_folder(url, Path(parsed.database))
             engine = sa.create_engine(parsed, **options)
     except OSError as error:
         raise StorageError(url, f"cannot create its folder ({error.strerror})") from None
     if is_sqlite:
         _sqlite_setup(engine)
     return engine
+
+
+def _sqlite_folder(url: str, path: Path) -> None:
+    """Create the default database's folder; any other file's folder must exist already (a
+    mistyped ``--db`` would else start an empty database where nobody looks)."""
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.absolute() != default_database().parent.absolute():
+        raise bad_url(url, f"its folder {folder} does not exist (create it first)")
+    folder.mkdir(parents=True, exist_ok=True)
 
 
 def _sqlite_setup(engine: Engine) -> None:
@@ -466,8 +478,7 @@ class _Appender:
                 return self._append_kept(game, based_on, rows)
             finally:
                 self._busy.release()
-        with storage_errors(self.shown):
-            raw = self.engine.raw_connection()
+        raw = self._connect()
         try:
             return self._append(raw, game, based_on, rows)
         finally:
@@ -476,8 +487,7 @@ class _Appender:
     def _append_kept(self, game: str, based_on: int, rows: list[tuple[Any, ...]]) -> bool:
         raw = self._kept
         if raw is None or self._kept_by != os.getpid():
-            with storage_errors(self.shown):
-                raw = self.engine.raw_connection()
+            raw = self._connect()
             # Its driver cursor too, used for every append on it (made and closed once).
             driver: Any = raw.driver_connection
             self._kept_cursor = driver.cursor()
@@ -488,6 +498,15 @@ class _Appender:
             self._kept = self._kept_cursor = None
             raw.close()  # back to the pool, which resets it (or drops it when it is broken)
             raise
+
+    def _connect(self) -> Any:
+        """A connection from the pool; one that cannot be made is a StorageError (the pool
+        raises the driver's own error, which SQLAlchemy does not wrap here)."""
+        try:
+            with storage_errors(self.shown):
+                return self.engine.raw_connection()
+        except self.dbapi.Error as error:
+            raise driver_failure(self.shown, error) from None
 
     def close(self) -> None:
         """Give the kept connection back to the pool."""
@@ -534,7 +553,9 @@ class _Appender:
             if isinstance(error, self.dbapi.IntegrityError):
                 # Only a racing writer gets here (the version check should have caught it).
                 raise StaleState(game, based_on, based_on + 1) from None
-            if isinstance(error, self.dbapi.OperationalError):
+            # A restart closes sessions (OperationalError); a connection it closed before is
+            # an InterfaceError: both are the database being away, not a fault of the program.
+            if isinstance(error, self.dbapi.OperationalError | self.dbapi.InterfaceError):
                 raise driver_failure(self.shown, error) from None
             raise
         finally:

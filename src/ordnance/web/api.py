@@ -22,11 +22,11 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.core.limits import MAX_NUMBER
 from ordnance.core.maps.source import MAX_MAP_NAME
-from ordnance.game.dberrors import StorageError
-from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.service import Applied
+from ordnance.web.answers import answer_of, database_failure, note_failure, retry_headers
 from ordnance.web.security import MAP_LIMIT, MAX_MAPS, SCENARIO_LIMIT
 from ordnance.web.table import Table, new_game_scenario
 
@@ -53,10 +53,23 @@ class NewGameBody(BaseModel):
     )
 
 
+# A version is a JSON integer: strict, so 1e400, NaN, 2.0, true and "3" are refused (422).
+Version = Annotated[
+    int | None,
+    Field(
+        None,
+        strict=True,
+        ge=0,
+        le=MAX_NUMBER,
+        description="Refuse unless the game is still at this version (a whole number).",
+    ),
+]
+
+
 class CommandBody(BaseModel):
     side: str = Field(description="The side acting.")
     words: list[str] = Field(description="The command's words, e.g. ['fire', 'a1', '--at', 'C4'].")
-    expect_version: int | None = Field(None, description="Refuse unless still at this version.")
+    expect_version: Version = None
     entropy: str | None = Field(
         None,
         description="The client's fresh random bytes (hex) mixed into a fair game's rolls;"
@@ -66,24 +79,18 @@ class CommandBody(BaseModel):
 
 class UndoBody(BaseModel):
     side: str
-    expect_version: int | None = None
+    expect_version: Version = None
 
 
 def error_answer(error: OrdnanceError) -> JSONResponse:
-    """The error as JSON, with the HTTP status and kind the CLI turns back into its exit code."""
-    if isinstance(error, IllegalAction):
-        kind, status = "refused", 409
-    elif isinstance(error, StaleState):
-        kind, status = "stale", 409
-    elif isinstance(error, NotAuthorized):
-        kind, status = "not-authorized", 403
-    elif isinstance(error, BadInput):
-        kind, status = "bad-input", 422
-    elif isinstance(error, StorageError):
-        kind, status = "unavailable", 503
-    else:
-        kind, status = "error", 400
-    return JSONResponse({"error": kind, "message": str(error)}, status_code=status)
+    """The error as JSON, with the HTTP status and kind the CLI turns back into its exit code
+    (:mod:`~.answers`' table); 503 asks the client to retry later."""
+    kind, status = answer_of(error)
+    if status == 503:
+        note_failure(error, "API")
+    return JSONResponse(
+        {"error": kind, "message": str(error)}, status_code=status, headers=retry_headers(status)
+    )
 
 
 def _table(request: Request) -> Table:
@@ -120,6 +127,11 @@ async def _run(call: Callable[[], Any]) -> Any:
         return await asyncio.to_thread(call)
     except OrdnanceError as error:
         return error_answer(error)
+    except Exception as error:
+        failure = database_failure(error)
+        if failure is None:
+            raise
+        return error_answer(failure)
 
 
 @router.post("/games", summary="Start a game from a scenario's YAML text")

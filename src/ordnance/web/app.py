@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import AsyncIterator
@@ -20,13 +21,16 @@ from importlib import resources
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ordnance import __version__
-from ordnance.web import api, notify, pages
+from ordnance.core.errors import OrdnanceError
+from ordnance.web import api, connections, notify, pages
+from ordnance.web.answers import database_errors, database_failure
 from ordnance.web.limits import Guard, Limits
 from ordnance.web.table import Table
 
@@ -54,6 +58,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # A full descriptor table: one log line a minute, not one per accept with a traceback.
+        connections.quiet_accept_errors(asyncio.get_running_loop())
         # Learn of other processes' writes from the start (LISTEN/NOTIFY, or polling SQLite).
         app.state.watcher = notify.start(table)
         yield
@@ -78,6 +84,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)
+    _answer_failures(app)
 
     @app.middleware("http")
     async def headers(request: Request, call_next: api.CallNext) -> Response:
@@ -97,6 +104,55 @@ def create_app(
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=trusted_proxies)
 
     return app
+
+
+def invalid_sentence(error: RequestValidationError) -> str:
+    """The first fault of a request's fields as one line, quoting (a little of) the value.
+
+    >>> invalid_sentence(RequestValidationError([{"loc": ("body", "expect_version"),
+    ...     "msg": "Input should be a valid integer", "input": float("inf")}]))
+    "bad expect_version 'inf': input should be a valid integer"
+    """
+    faults = error.errors()
+    first: dict[str, object] = dict(faults[0]) if faults else {}
+    loc = first.get("loc")
+    places = (
+        [str(p) for p in loc if p not in ("body", "query", "path")]
+        if isinstance(loc, tuple | list)
+        else []
+    )
+    value = first.get("input")
+    shown = f" {str(value)[:40]!r}" if isinstance(value, str | int | float) else ""
+    why = str(first.get("msg") or "not valid")
+    return f"bad {'.'.join(places) or 'request'}{shown}: {why[:1].lower()}{why[1:]}"
+
+
+def _answer_failures(app: FastAPI) -> None:
+    """Whatever a handler let through is answered with a sentence, never a traceback: a field
+    that is not valid (1e400, NaN, a string for a number) is 422; a database that cannot be
+    reached is 503 with Retry-After (JSON under /api, a page elsewhere), one log line."""
+
+    def failed(request: Request, error: OrdnanceError) -> Response:
+        if request.url.path.startswith("/api/"):
+            return api.error_answer(error)
+        return pages.error_page(request, error)
+
+    async def invalid(request: Request, error: Exception) -> Response:
+        assert isinstance(error, RequestValidationError)
+        message = invalid_sentence(error)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": "bad-input", "message": message}, status_code=422)
+        return PlainTextResponse(f"refused: {message}", status_code=422)
+
+    async def unavailable(request: Request, error: Exception) -> Response:
+        failure = database_failure(error)
+        if failure is None:  # not a database failure: the server's ordinary 500
+            raise error
+        return failed(request, failure)
+
+    app.add_exception_handler(RequestValidationError, invalid)
+    for cls in database_errors():
+        app.add_exception_handler(cls, unavailable)
 
 
 def from_environment() -> FastAPI:

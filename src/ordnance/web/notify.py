@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from ordnance.core.errors import OrdnanceError
 from ordnance.game.storage import NOTIFY_CHANNEL
+from ordnance.web.answers import database_failure
 from ordnance.web.table import Table
 
 log = logging.getLogger("ordnance.web")
@@ -50,14 +51,20 @@ def conninfo(table: Table) -> str | None:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-async def resync(table: Table) -> None:
-    """Note every game's stored version (after a reconnection, or a poll of SQLite)."""
+async def resync(table: Table) -> bool:
+    """Note every game's stored version (after a reconnection, or a poll of SQLite); False
+    when the database could not be read (a driver's own error included)."""
     try:
         games = await asyncio.to_thread(table.service.store.game_ids)
     except OrdnanceError:
-        return
+        return False
+    except Exception as error:
+        if database_failure(error) is None:
+            raise
+        return False
     for game, _ruleset, version in games:
         table.news.note(game, version)
+    return True
 
 
 async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None = None) -> None:
@@ -96,10 +103,15 @@ async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None 
 
 
 async def poll(table: Table) -> None:
-    """Note every game's stored version each DB_POLL seconds (SQLite: one process)."""
+    """Note every game's stored version each DB_POLL seconds (SQLite: one process); a
+    database that cannot be read is logged once when it goes and once when it is back."""
+    away = False
     while True:
         await asyncio.sleep(DB_POLL)
-        await resync(table)
+        read = await resync(table)
+        if read == away:
+            away = not read
+            log.warning("database %s", "unreadable; polling on" if away else "readable again")
 
 
 def start(table: Table) -> asyncio.Task[None]:

@@ -26,13 +26,15 @@ from starlette.responses import (
 
 from ordnance.cli.status_vv import victory_of  # the same words as game status
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.limits import MAX_NUMBER, whole_number
 from ordnance.core.maps import bundled_maps
 from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.registry import names
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
-from ordnance.web import clauses, security, views
+from ordnance.web import clauses, notify, security, views
+from ordnance.web.answers import answer_of, note_failure, retry_headers, unavailable_sentence
 from ordnance.web.table import Table, new_game_scenario
 
 router = APIRouter(include_in_schema=False)
@@ -45,7 +47,6 @@ ENV = Environment(
 ENV.filters["clause_anchor"] = clauses.anchor
 # The bundled example scenarios (the repository's examples/ folder, as ``make run`` uses it).
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
-DB_POLL = 1.0  # seconds between looks at the database (writes by other processes)
 KEEPALIVE = 15.0
 
 
@@ -87,6 +88,35 @@ async def _file_text(form: FormData, field: str, limit: int) -> str | None:
         raise BadInput(field, upload.filename, "not UTF-8 text") from None
 
 
+def error_page(request: Request, error: OrdnanceError, title: str = "No such game") -> HTMLResponse:
+    """A page saying what failed, with the status of :mod:`~.answers`' table (bad input in the
+    address of a page, a game that is not there, is 404 and ``title``)."""
+    kind, status = answer_of(error)
+    if status == 503:
+        note_failure(error, request.url.path)
+        title, message = "The game database is away", unavailable_sentence()
+    elif kind == "bad-input":
+        status, message = 404, str(error)
+    else:
+        title, message = "Not done", str(error)
+    page = render(request, "message.html", status, title=title, message=message)
+    page.headers.update(retry_headers(status))
+    return page
+
+
+def rejoin_page(request: Request, game: str, side: str) -> HTMLResponse:
+    """403: this browser holds no valid link for ``side`` (none, or an old or foreign token)."""
+    return render(
+        request,
+        "message.html",
+        403,
+        title="Open your private link",
+        message=f"Your session for side {side} of game {game} is not valid here: open your"
+        " private link again (or watch as a spectator).",
+        spectator=f"/games/{game}",
+    )
+
+
 def _csrf_refused() -> PlainTextResponse:
     return PlainTextResponse(
         "refused: this form's CSRF token is missing or stale; reload the page and try again",
@@ -110,6 +140,8 @@ def _lobby(
     for game, side in security.held_sides(request):
         try:
             status_now = table.call(lambda s, g=game: s.status(g))  # type: ignore[misc]
+        except StorageError as error:
+            return error_page(request, error)
         except OrdnanceError:
             continue
         held.append({"game": game, "side": side, "status": status_now})
@@ -162,8 +194,10 @@ async def create(request: Request) -> Response:
     table = _table(request)
     try:
         made = await asyncio.to_thread(table.create, scenario, ai_sides)
+    except StorageError as error:
+        return error_page(request, error)
     except OrdnanceError as error:
-        return _lobby(request, {field: str(error)}, values, 422)
+        return _lobby(request, {field: str(error)}, values, answer_of(error)[1])
     base = str(request.base_url).rstrip("/")
     links = [
         {"side": side, "url": f"{base}/join/{made.game}/{side}/{token}"}
@@ -205,7 +239,7 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
             lambda s: matches(s.keys.token_key(), game, side, token, s.store.token_hash(game, side))
         )
     except OrdnanceError as error:
-        return render(request, "message.html", 404, title="No such game", message=str(error))
+        return error_page(request, error)
     if not known:
         return render(
             request,
@@ -233,7 +267,7 @@ def export(request: Request, game: str) -> Response:
     try:
         text = table.call(lambda s: s.export(game))
     except OrdnanceError as error:
-        return render(request, "message.html", 404, title="No such game", message=str(error))
+        return error_page(request, error)
     return Response(
         text,
         media_type="application/json",
@@ -242,25 +276,12 @@ def export(request: Request, game: str) -> Response:
 
 
 def _watcher(request: Request) -> asyncio.Task[None]:
-    """One task per app that reads every game's version from the database each DB_POLL
-    seconds (one query), so pages learn of writes made by other processes too."""
+    """The app's task that follows other processes' writes (:func:`.notify.start`), started
+    again should it have ended."""
     state = request.app.state
     task: asyncio.Task[None] | None = getattr(state, "watcher", None)
     if task is None or task.done():
-        table = _table(request)
-
-        async def watch() -> None:
-            while True:
-                await asyncio.sleep(DB_POLL)
-                try:
-                    games = await asyncio.to_thread(table.service.store.game_ids)
-                except OrdnanceError:
-                    continue
-                for game, _ruleset, version in games:
-                    table.news.note(game, version)
-
-        task = asyncio.get_running_loop().create_task(watch())
-        state.watcher = task
+        task = state.watcher = notify.start(_table(request))
     return task
 
 
@@ -272,7 +293,13 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
     async def stream() -> AsyncIterator[bytes]:
         last = seen
         if last < 0:
-            last = await asyncio.to_thread(table.call, lambda s: s.store.version(game))
+            try:
+                last = await asyncio.to_thread(table.call, lambda s: s.store.version(game))
+            except OrdnanceError as error:
+                # Away since the look below: end, and the browser comes back (retry).
+                note_failure(error, request.url.path)
+                yield b"retry: 2000\n\n"
+                return
         yield f"retry: 1000\nevent: hello\ndata: {last}\n\n".encode()
         watcher = _watcher(request)
         key = table.news.listen(game)
@@ -297,9 +324,13 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
 
     try:
         await asyncio.to_thread(table.call, lambda s: s.store.version(game))
-    except StorageError:
-        # The database is away (restarting): end normally, so the browser comes back (retry).
-        return StreamingResponse(iter([b"retry: 2000\n\n"]), media_type="text/event-stream")
+    except StorageError as error:
+        # The database is away (restarting): end normally, so the browser comes back (retry;
+        # an EventSource answered with any status but 200 would give up for good).
+        note_failure(error, request.url.path)
+        return StreamingResponse(
+            iter([b"retry: 2000\n\n"]), media_type="text/event-stream", headers=retry_headers(503)
+        )
     except OrdnanceError as error:
         return StreamingResponse(iter([f"event: error\ndata: {error}\n\n".encode()]), 404)
     return StreamingResponse(
@@ -319,16 +350,16 @@ def side_page(
     action: str | None = None,
     notice: str | None = None,
 ) -> HTMLResponse:
-    if security.side_token(request, game, side) is None:
-        return render(
-            request,
-            "message.html",
-            403,
-            title="Open your private link",
-            message=f"This browser holds no link for side {side} of game {game}. Open the"
-            " private link you were given, or watch as a spectator.",
-            spectator=f"/games/{game}",
-        )
+    token = security.side_token(request, game, side)
+    if token is None:
+        return rejoin_page(request, game, side)
+    try:
+        # The token itself, not only a cookie of the right name (the service's check).
+        _table(request).call(lambda s: s.authorize(game, side, token))
+    except NotAuthorized:
+        return rejoin_page(request, game, side)
+    except OrdnanceError as error:
+        return error_page(request, error)
     return _page(request, game, side, unit=unit, action=action, notice=notice)
 
 
@@ -350,7 +381,7 @@ def _page(
             info = table.service.status(game, side)
             log = table.service.log(game)
         except OrdnanceError as error:
-            return render(request, "message.html", 404, title="No such game", message=str(error))
+            return error_page(request, error)
         state = info["state"]
         actions = info["legal_actions"].get(side, []) if side is not None else []
         preview = views.preview_of(folded, side, action) if side and action else None
@@ -388,21 +419,35 @@ def _page(
     )
 
 
-async def _side_form(request: Request, game: str, side: str) -> tuple[FormData, str] | Response:
+async def _side_form(
+    request: Request, game: str, side: str
+) -> tuple[FormData, str, int | None] | Response:
+    """The form of a side's action, its token and the version it saw, once the CSRF token,
+    the side's token and the version are good; else the answer to send."""
     form = await read_form(request, 64 * 1024)
     if not security.csrf_ok(request, form.get("csrf")):
         return _csrf_refused()
     token = security.side_token(request, game, side)
     if token is None:
-        return PlainTextResponse(
-            f"not authorized: this browser holds no link for side {side}", status_code=403
-        )
-    return form, token
+        return rejoin_page(request, game, side)
+    try:
+        version = _version(form)
+        await asyncio.to_thread(_table(request).call, lambda s: s.authorize(game, side, token))
+    except NotAuthorized:
+        return rejoin_page(request, game, side)
+    except BadInput as error:
+        if error.what == "version":
+            return _page(request, game, side, notice=f"Not applied. {error}", status=422)
+        return error_page(request, error)
+    except OrdnanceError as error:
+        return error_page(request, error)
+    return form, token, version
 
 
 def _version(form: FormData) -> int | None:
-    text = str(form.get("version") or "")
-    return int(text) if text.isdigit() else None
+    """The version the form was drawn at (none given: no expectation)."""
+    text = str(form.get("version") or "").strip()
+    return whole_number(text, "version", 0, MAX_NUMBER) if text else None
 
 
 @router.post("/games/{game}/{side}/do")
@@ -410,7 +455,7 @@ async def act(request: Request, game: str, side: str) -> Response:
     got = await _side_form(request, game, side)
     if isinstance(got, Response):
         return got
-    form, token = got
+    form, token, version = got
     action = str(form.get("action") or "").strip()
     dice = str(form.get("dice") or "").split()
     # The browser's own random bytes for the fair dice (static/table.js); without script the
@@ -424,16 +469,18 @@ async def act(request: Request, game: str, side: str) -> Response:
         for entered in dice:
             words += ["--dice", entered]
         applied = await asyncio.to_thread(
-            lambda: table.do(game, side, token, words, expect=_version(form), entropy=entropy)
+            lambda: table.do(game, side, token, words, expect=version, entropy=entropy)
         )
     except ValueError as error:  # shlex: an unclosed quote
         return _page(request, game, side, notice=f"bad command: {error}", status=422)
     except StaleState as error:
         return _page(request, game, side, notice=f"Not applied. {error}", status=409)
-    except NotAuthorized as error:
-        return PlainTextResponse(str(error), status_code=403)
+    except NotAuthorized:
+        return rejoin_page(request, game, side)
+    except StorageError as error:
+        return error_page(request, error)
     except (IllegalAction, BadInput, OrdnanceError) as error:
-        status = 409 if isinstance(error, IllegalAction) else 422
+        status = answer_of(error)[1]
         clause = error.clause if isinstance(error, IllegalAction) else None
         return _page(
             request, game, side, action=action, notice=str(error), refused=clause, status=status
@@ -446,16 +493,18 @@ async def undo(request: Request, game: str, side: str) -> Response:
     got = await _side_form(request, game, side)
     if isinstance(got, Response):
         return got
-    form, token = got
+    _form, token, version = got
     table = _table(request)
     try:
-        applied = await asyncio.to_thread(table.undo, game, side, token, _version(form))
+        applied = await asyncio.to_thread(table.undo, game, side, token, version)
     except StaleState as error:
         return _page(request, game, side, notice=f"Not applied. {error}", status=409)
-    except NotAuthorized as error:
-        return PlainTextResponse(str(error), status_code=403)
+    except NotAuthorized:
+        return rejoin_page(request, game, side)
+    except StorageError as error:
+        return error_page(request, error)
     except OrdnanceError as error:
-        return _page(request, game, side, notice=str(error), status=409)
+        return _page(request, game, side, notice=str(error), status=answer_of(error)[1])
     return RedirectResponse(f"/games/{game}/{side}?notice=Undone: version {applied.version}", 303)
 
 

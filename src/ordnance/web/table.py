@@ -30,6 +30,7 @@ import yaml
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.maps import MapFiles
 from ordnance.core.ruleset import AiPlayer
+from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import StaleState
 from ordnance.game.registry import names, ruleset
 from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
@@ -39,6 +40,7 @@ T = TypeVar("T")
 
 # The AI stops after this many commands in a row (a guard; a V&V phase takes a handful).
 MAX_AI_COMMANDS = 200
+AI_KEYS_FILE = "ai_tokens.json"  # in the folder given as the AI key file
 
 
 def has_ai(name: str) -> bool:
@@ -148,10 +150,19 @@ class News:
             self._waiting.get(game, set()).discard(key)
 
 
+class KeyFileError(StorageError):
+    """The AI's key file cannot be written: like a database away, the server's fault (503)."""
+
+    def __str__(self) -> str:
+        return f"AI key file {self.url}: cannot be written ({self.problem})"
+
+
 class AiKeys:
     """The tokens of the sides the app's AI plays, in a JSON file only the app's user reads."""
 
     def __init__(self, path: Path | None) -> None:
+        if path is not None and path.is_dir():
+            path = path / AI_KEYS_FILE  # a folder: the file in it
         self.path = path
         self._keys: dict[str, dict[str, str]] = {}
         self._seen = -1  # the file's mtime when last read
@@ -165,15 +176,18 @@ class AiKeys:
         self._keys.setdefault(game, {})[side] = token
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         # Keep the games other server processes sharing the file wrote.
         with contextlib.suppress(OSError, ValueError):
             self._keys = {**json.loads(self.path.read_text(encoding="utf-8")), **self._keys}
         fresh = self.path.with_suffix(f".{os.getpid()}.tmp")
-        handle = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(self._keys, out)
-        fresh.replace(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(self._keys, out)
+            fresh.replace(self.path)
+        except OSError as error:
+            raise KeyFileError(str(self.path), str(error.strerror)) from None
 
     def sides(self, game: str) -> Mapping[str, str]:
         if game not in self._keys and self.path is not None:

@@ -1,5 +1,7 @@
 // ordnance table: swap <main> in place after a form, a unit link or a server-sent event.
 // The pages work without this script; it only spares the reloads. Written for this project.
+// An answer that is not a table page (a refusal in plain text or JSON, a message page, a
+// network failure) never replaces the table: it is said in the page's notice instead.
 "use strict";
 (function () {
   const parser = new DOMParser();
@@ -8,6 +10,12 @@
   let pushed = 0; // the latest version a push announced
 
   function main() { return document.getElementById("main"); }
+
+  // A table page (its <main> carries the version it shows): the only answer swapped in.
+  function tablePage(html) {
+    const fresh = parser.parseFromString(html, "text/html").getElementById("main");
+    return fresh && fresh.hasAttribute("data-version") ? fresh : null;
+  }
 
   function swap(html, url, push) {
     const fresh = parser.parseFromString(html, "text/html").getElementById("main");
@@ -24,9 +32,64 @@
     }
   }
 
+  // Fetch, or say why not: null when the request never got an answer.
+  async function ask(url, options) {
+    try {
+      return await fetch(url, Object.assign({ credentials: "same-origin" }, options));
+    } catch (error) {
+      say("The server could not be reached (the network or the server is down): nothing was"
+        + " sent or changed; check your connection, then try again.", true);
+      return null;
+    }
+  }
+
+  // Show the answer: a table page replaces the table; anything else is said in the notice.
+  // True when the page now shows the answer's table.
+  async function answer(response, url, push) {
+    const type = response.headers.get("content-type") || "";
+    const html = type.includes("text/html") ? await response.text() : null;
+    if (html !== null && (response.ok || tablePage(html))) {
+      swap(html, url, push);
+      return true;
+    }
+    say(await explain(response, html), true);
+    return false;
+  }
+
+  // What a refusal means and what to do, in one sentence from the server's own words.
+  async function explain(response, html) {
+    let text = "";
+    try {
+      if (html !== null) {
+        const doc = parser.parseFromString(html, "text/html");
+        const message = doc.getElementById("message");
+        text = message ? message.textContent : doc.title;
+      } else if ((response.headers.get("content-type") || "").includes("json")) {
+        const body = await response.json();
+        text = typeof body.message === "string" ? body.message : "";
+      } else {
+        text = await response.text();
+      }
+    } catch (error) { text = ""; }
+    // One sentence: the server's words without their own closing stop (added below).
+    text = text.replace(/^refused:\s*/, "").replace(/\s+/g, " ").trim().slice(0, 400).replace(/[.\s]+$/, "");
+    const wait = parseInt(response.headers.get("Retry-After") || "", 10);
+    const later = /try again/i.test(text) ? "" : (wait > 0 ? "; try again in " + wait + " s" : "; try again later");
+    // The server's own sentence (a page's message) says what failed and what to do already.
+    if (/^[A-Z]/.test(text)) { return text + (response.status === 503 || response.status === 429 ? later : "") + "."; }
+    switch (response.status) {
+      case 403: return "Not done: " + (text || "this browser may not act here: open your private link again") + ".";
+      case 413: return "Not sent, it is too large: " + (text || "shorten it") + ".";
+      case 429: return "The server is busy: " + (text || "too many requests") + later + ".";
+      case 503: return "The server cannot answer just now: " + (text || "it is busy or its database is away") + later + ".";
+      default: return "Not done (the server answered " + response.status + "): "
+        + (text || "reload the page and try again") + ".";
+    }
+  }
+
   async function load(url, push) {
-    const response = await fetch(url, { credentials: "same-origin" });
-    swap(await response.text(), push === undefined ? null : response.url, push);
+    const response = await ask(url);
+    return response ? answer(response, push === undefined ? null : response.url, push) : false;
   }
 
   function cleanUrl() {
@@ -35,9 +98,27 @@
     return url.toString();
   }
 
-  function say(text) {
-    const notice = document.getElementById("notice");
-    if (notice) { notice.innerHTML = ""; const p = document.createElement("p"); p.className = "notice"; p.textContent = text; notice.appendChild(p); }
+  // The page's live region for sentences (made at the top of <main> when the page has none).
+  function noticeBox() {
+    let box = document.getElementById("notice");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "notice";
+      box.setAttribute("role", "status");
+      box.setAttribute("aria-live", "polite");
+      const here = main() || document.body;
+      here.insertBefore(box, here.firstChild);
+    }
+    return box;
+  }
+
+  function say(text, failed) {
+    const box = noticeBox();
+    box.innerHTML = "";
+    const p = document.createElement("p");
+    p.className = failed ? "notice failed" : "notice";
+    p.textContent = text;
+    box.appendChild(p);
   }
 
   async function catchUp() {
@@ -45,8 +126,7 @@
     if (busy || pushed <= seen) { return; }
     busy = true;
     try {
-      await load(cleanUrl());
-      say("The game moved on: version " + main().dataset.version + ".");
+      if (await load(cleanUrl())) { say("The game moved on: version " + main().dataset.version + "."); }
     } finally { busy = false; }
   }
 
@@ -88,8 +168,8 @@
         crypto.getRandomValues(bytes);
         data.set("entropy", Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""));
       }
-      const response = await fetch(target, { method: "POST", body: data, credentials: "same-origin" });
-      swap(await response.text(), response.redirected ? response.url : null, false);
+      const response = await ask(target, { method: "POST", body: data });
+      if (response) { await answer(response, response.redirected ? response.url : null, false); }
     }
   }
 
