@@ -147,9 +147,9 @@ def play(
         if count == 0 and expect_version is not None and expect_version != game.version:
             raise StaleState(game_id, expect_version, game.version)
         side = game.rules.to_move(game.state)
-        text = ai_choice(game, side) if side in tokens else None
+        text = ai_choice(game, side) if side is not None and side in tokens else None
         if count == 0 and given:
-            _check_dice_for(game, text, expect_command)
+            _check_dice_for(game, side, text, expect_command)
         if side is None or text is None:
             break
         words = shlex.split(text)
@@ -171,18 +171,17 @@ def play(
     return run
 
 
-def _check_dice_for(game: Game, text: str | None, expected: str | None) -> None:
+def _check_dice_for(game: Game, side: str | None, text: str | None, expected: str | None) -> None:
     """Dice are given for the AI's next command: there must be one, that rolls, and (when the
     page that asked names it) the same one."""
     if game.dice.mode != "physical":
         raise BadInput("dice", "", "this game rolls fair dice; --dice is for 'dice: physical'")
-    if text is None:
+    if side is None or text is None:
         raise BadInput("dice", "", "the AI has no decision to make now, so no dice to roll")
     if expected is not None and expected != text:
         raise BadInput(
             "command", expected, f"the AI's command at this version is '{text}'; enter its dice"
         )
-    side = game.rules.to_move(game.state)
     command = game.rules.parse_command(side, shlex.split(text))
     if not needed_rolls(game.rules, game.state, command, []).rolls:
         raise BadInput("dice", "", f"the AI's next command '{text}' rolls no dice")
