@@ -32,11 +32,12 @@ MAX_AI_COMMANDS = 200
 
 @dataclass(frozen=True)
 class AiMove:
-    """One command the AI sent for ``side``, and what the service stored."""
+    """One command the AI sent for ``side``, the game it chose it on, what the service stored."""
 
     side: str
     text: str
     applied: Applied
+    chosen_on: Game
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,13 @@ class AiWaits:
     given: tuple[str, ...]
     rolls: tuple[NeededRoll, ...]
     more: bool
+    # What the given dice are for, in order.
+    done: tuple[NeededRoll, ...] = ()
+
+    @property
+    def entered(self) -> list[tuple[NeededRoll, str]]:
+        """Each given roll with what it is for."""
+        return list(zip(self.done, self.given, strict=True))
 
     @property
     def dice_options(self) -> str:
@@ -59,8 +67,10 @@ class AiWaits:
 
     def sentence(self) -> str:
         """What the player reads: the command, each roll (numbered in the command's order)."""
-        first = len(self.given) + 1
-        rolls = "; ".join(f"roll {first + i} - {r.text}" for i, r in enumerate(self.rolls))
+        rolls = "; ".join(
+            [f"roll {i + 1} - {r.text}: {d}" for i, (r, d) in enumerate(self.entered)]
+            + [f"roll {len(self.given) + i + 1} - {r.text}" for i, r in enumerate(self.rolls)]
+        )
         later = " (more rolls may follow, depending on these)" if self.more else ""
         return (
             f"The AI ({self.side}) wants to play '{self.text}' with physical dice: {rolls}"
@@ -72,7 +82,7 @@ class AiWaits:
             "side": self.side,
             "command": self.text,
             "version": self.version,
-            "dice_given": list(self.given),
+            "dice_given": [{**r.to_json(), "entered": d} for r, d in self.entered],
             "needs_dice": [r.to_json() for r in self.rolls],
             "more_may_follow": self.more,
             "explanation": self.sentence(),
@@ -120,7 +130,7 @@ def waiting_for(game: Game, side: str, given: Sequence[str] = ()) -> AiWaits | N
     needed = needed_rolls(game.rules, game.state, command, entered_dice(given))
     if not needed.rolls:
         return None
-    return AiWaits(side, text, game.version, tuple(given), needed.rolls, needed.more)
+    return AiWaits(side, text, game.version, tuple(given), needed.rolls, needed.more, needed.given)
 
 
 def play(
@@ -167,7 +177,7 @@ def play(
             if count == 0 and expect_version is not None:
                 raise
             break  # another writer moved the game first; its AI carries on
-        run.moves.append(AiMove(side, text, applied))
+        run.moves.append(AiMove(side, text, applied, game))
     return run
 
 

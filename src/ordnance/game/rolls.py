@@ -19,8 +19,12 @@ table and the tests all ask here.
 (['To Hit DR (two dice)'], True)
 >>> needed_rolls(Duel(), None, None, [DR(3, 3)]).rolls[0].text
 'Kill dr (one die)'
->>> needed_rolls(Duel(), None, None, [DR(6, 6)])
-DiceNeeded(rolls=(), more=False)
+>>> needed_rolls(Duel(), None, None, [DR(6, 6)]).rolls
+()
+>>> needed_rolls(Duel(), None, None, [DieRoll(6)])
+Traceback (most recent call last):
+...
+ordnance.core.errors.BadInput: bad dice '6': roll 1 (To Hit DR) needs two dice (W,C)
 """
 
 from __future__ import annotations
@@ -67,6 +71,8 @@ class DiceNeeded:
 
     rolls: tuple[NeededRoll, ...]
     more: bool
+    # What the entered dice were rolled for, in order.
+    given: tuple[NeededRoll, ...] = ()
 
 
 class _Short(Exception):
@@ -82,17 +88,18 @@ class _Given:
 
     def __init__(self, rolls: Sequence[DR | DieRoll]) -> None:
         self.rolls = rolls
-        self.used = 0
+        self.used: list[NeededRoll] = []
 
     def _next(self, purpose: str, count: int) -> DR | DieRoll:
-        if self.used >= len(self.rolls):
-            raise _Short(NeededRoll(purpose, count))
-        roll = self.rolls[self.used]
+        wanted = NeededRoll(purpose, count)
+        if len(self.used) >= len(self.rolls):
+            raise _Short(wanted)
+        roll = self.rolls[len(self.used)]
         if isinstance(roll, DR) != (count == 2):
             # Only an entered roll can be of the wrong kind: the probes follow the purpose.
             need = "two dice (W,C)" if count == 2 else "one die"
-            raise BadInput("dice", str(roll), f"roll {self.used + 1}, {purpose}, needs {need}")
-        self.used += 1
+            raise BadInput("dice", str(roll), f"roll {len(self.used) + 1} ({purpose}) needs {need}")
+        self.used.append(wanted)
         return roll
 
     def roll_dr(self, purpose: str) -> DR:
@@ -138,24 +145,25 @@ def needed_rolls(
     except _Short as short:
         first = short.roll
     else:
-        if dice.used < len(entered):
-            unused = ", ".join(str(r) for r in entered[dice.used :])
+        if len(dice.used) < len(entered):
+            unused = ", ".join(str(r) for r in entered[len(dice.used) :])
             raise BadInput("dice", unused, "more dice were entered than the command rolls")
-        return DiceNeeded((), False)
+        return DiceNeeded((), False, tuple(dice.used))
+    given = tuple(dice.used)
     known = [first]
     frontier: list[list[DR | DieRoll]] = [list(entered)]
     budget = MAX_PROBES
     while True:
         longer = [[*p, o] for p in frontier for o in _outcomes(known[-1])]
         if len(longer) > budget:
-            return DiceNeeded(tuple(known), True)
+            return DiceNeeded(tuple(known), True, given)
         budget -= len(longer)
         found = {_next_roll(rules, state, command, p) for p in longer}
         if len(found) > 1:
-            return DiceNeeded(tuple(known), True)  # what follows depends on the faces
+            return DiceNeeded(tuple(known), True, given)  # what follows depends on the faces
         (after,) = found
         if not isinstance(after, NeededRoll):
-            return DiceNeeded(tuple(known), after is not None)
+            return DiceNeeded(tuple(known), after is not None, given)
         known.append(after)
         frontier = longer
 
