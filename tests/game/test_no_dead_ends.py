@@ -14,8 +14,11 @@ The fair dice come from fresh server seeds, so a failure prints the commands tha
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +148,42 @@ def test_no_reachable_state_leaves_nobody_able_to_act(
             )
     finally:
         service.close()
+
+
+CHOICES = """
+import hashlib, random, sys, tempfile, pathlib
+sys.path.insert(0, sys.argv[1])
+import test_no_dead_ends as t
+from ordnance.game.service import GameService
+folder = pathlib.Path(tempfile.mkdtemp())
+service = GameService(f"sqlite:///{folder / 'g.db'}", keys=folder / "keys")
+sides = ("american", "german")
+made = service.create(t._scenario(t.EXAMPLES / "vv-hedgerow-ambush.yaml", "physical", sides))
+rng, sent = random.Random(5), []
+for _ in range(40):
+    game = service.game(made.game)
+    if game.rules.is_over(game.state):
+        break
+    side = game.rules.to_move(game.state)
+    sent.append(t._ai_turn(service, game, side, made.tokens[side], rng))
+service.close()
+print(len(sent), hashlib.sha256("\\n".join(sent).encode()).hexdigest())
+"""
+
+
+@pytest.mark.clause("VV.AP-phases", "SYS.dice")
+def test_the_ais_choices_are_the_same_in_every_process() -> None:
+    """The page that asks for the AI's dice and the process that plays them may differ: the
+    AI's choice must not depend on anything but the state (here: not on string hashing)."""
+    found = set()
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", CHOICES, str(Path(__file__).parent)],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        found.add(done.stdout.strip())
+    assert len(found) == 1 and int(next(iter(found)).split()[0]) == 40
