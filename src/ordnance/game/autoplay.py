@@ -118,12 +118,17 @@ def ai_choice(game: Game, side: str) -> str | None:
     return text
 
 
+def _choice(game: Game, side: str) -> str | None:
+    """:func:`ai_choice`, None for a ruleset without an AI (nothing to play)."""
+    return ai_choice(game, side) if hasattr(game.rules, "ai_command") else None
+
+
 def waiting_for(game: Game, side: str, given: Sequence[str] = ()) -> AiWaits | None:
     """The AI's command for ``side`` at this state when it needs physical dice beyond
     ``given``, else None (a fair game, not the AI's decision, or enough dice)."""
     if game.dice.mode != "physical" or game.rules.to_move(game.state) != side:
         return None
-    text = ai_choice(game, side)
+    text = _choice(game, side)
     if text is None:
         return None
     command = game.rules.parse_command(side, shlex.split(text))
@@ -157,7 +162,7 @@ def play(
         if count == 0 and expect_version is not None and expect_version != game.version:
             raise StaleState(game_id, expect_version, game.version)
         side = game.rules.to_move(game.state)
-        text = ai_choice(game, side) if side is not None and side in tokens else None
+        text = _choice(game, side) if side is not None and side in tokens else None
         if count == 0 and given:
             _check_dice_for(game, side, text, expect_command)
         if side is None or text is None:
