@@ -162,6 +162,7 @@ def test_the_api_names_the_ais_rolls_and_takes_them(client):
         headers={"Authorization": "Bearer nope"},
     )
     assert stranger.status_code == 403
+    # The status answer is the CLI's; the AI's turn is still waiting, nothing stored.
     assert client.get(f"/api/games/{game}").json()["version"] == version
     dice = ["2,3" if r["dice"] == 2 else "5" for r in waiting["needs_dice"]]
     played = client.post(
