@@ -4,8 +4,9 @@
 - ``vv targets GAME --hex H --units U1,U2``: where those units may fire now in a game, with the
   modifiers and odds of each attack, and why the other enemy hexes are refused;
 - ``vv settings``: the engine's readings (``ordnance vv --set NAME=VALUE`` overrides one);
-- ``game ai GAME --side S --token T``: the AI sends its side's commands (through the same checks
-  as anyone's) until the decision is the other side's.
+- ``game ai GAME --side S --token T [--dice W,C ...]``: the AI sends its side's commands (through
+  the same checks as anyone's) until the decision is the other side's, or, with physical dice,
+  until a command that rolls needs the dice a player rolls for it (:mod:`ordnance.game.autoplay`).
 
 Errors are raised and printed as one line by ``ordnance.cli.app.main``.
 """
