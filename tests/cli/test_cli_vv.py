@@ -226,3 +226,71 @@ def test_a_whole_game_with_the_ai_verifies(cli, db, game, tmp_path):
         if e["type"] == "command" and e["side"] == "german"
     ]
     assert any(text.startswith("fire ") for text in german)
+
+
+@pytest.fixture
+def physical(cli, db, token_file, tmp_path):
+    """The ambush with 'dice: physical' (the AI plays the Germans)."""
+    scenario = tmp_path / "physical.yaml"
+    text = EXAMPLE.read_text(encoding="utf-8")
+    scenario.write_text(text.replace("dice: fair", "dice: physical", 1), encoding="utf-8")
+    made = cli("game", "new", str(scenario), "--db", db, "--json").json
+    made["files"] = {side: token_file(token) for side, token in made["tokens"].items()}
+    return made
+
+
+def _ai_until_it_rolls(cli, db, game):
+    """The Americans end phases until the German AI stops at a command that rolls."""
+    for _ in range(12):
+        result = ai(cli, db, game)
+        if result.code != 0:
+            return result
+        assert do(cli, db, game, "american", "phase", "next").code == 0
+    pytest.fail("the AI never had to roll")
+
+
+@pytest.mark.clause("SYS.dice", "VV.AP-phases")
+def test_the_ai_asks_for_its_physical_dice_and_plays_with_them(cli, db, physical):
+    stopped = _ai_until_it_rolls(cli, db, physical)
+    # Input is missing: exit 2; the JSON on stdout names the command and each roll, in order;
+    # one line on stderr says the same.
+    assert stopped.code == 2 and "Traceback" not in stopped.err
+    data = stopped.json
+    waiting = data["waiting"]
+    assert waiting["side"] == "german" and data["to_move"] == "german"
+    assert data["needs_dice"] == waiting["needs_dice"] and data["needs_dice"]
+    for roll in data["needs_dice"]:
+        assert set(roll) == {"purpose", "dice"} and roll["dice"] in (1, 2) and roll["purpose"]
+    line = stopped.err.strip()
+    assert len(line.splitlines()) == 1 and line.startswith("ordnance: dice needed: ")
+    assert f"The AI (german) wants to play '{waiting['command']}'" in line
+    assert "roll 1 - " in line and "--dice W,C" in line
+    version = data["version"]
+    base = ["game", "ai", physical["game"], "--side", "german"]
+    base += ["--token-file", physical["files"]["german"], "--db", db]
+    # Dice of the wrong kind, or too many: refused in one line, nothing stored.
+    wrong = cli(*base, "--dice", "7,1")
+    assert wrong.code == 2 and "a die shows 1 to 6" in wrong.err
+    many = ["--dice", "3,4"] * (len(data["needs_dice"]) + 1)
+    assert "more dice were entered" in cli(*base, *many).err
+    status = cli("game", "status", physical["game"], "--db", db, "--json").json
+    assert status["version"] == version
+    dice = [("--dice", "3,4" if r["dice"] == 2 else "5") for r in data["needs_dice"]]
+    played = cli(*base, "--json", *[w for pair in dice for w in pair])
+    assert played.code in (0, 2), played.err  # 2: a later command of its turn rolls too
+    first = played.json["commands"][0]
+    assert first["ruling"]["command"] == waiting["command"] and first["seq"] == version
+    assert [r["faces"] for r in first["rolls"]] == [
+        [3, 4] if value == "3,4" else [5] for _, value in dice
+    ]
+    assert all(r["source"] == "physical" for r in first["rolls"])
+
+
+@pytest.mark.clause("SYS.dice")
+def test_ai_dice_are_refused_where_they_have_no_use(cli, db, game, physical):
+    fair = ["game", "ai", game["game"], "--side", "german", "--token-file", game["files"]["german"]]
+    assert "fair dice" in one_line(cli(*fair, "--db", db, "--dice", "3,4"), 2)
+    # The Americans are to act: the AI has nothing to roll for.
+    idle = ["game", "ai", physical["game"], "--side", "german"]
+    idle += ["--token-file", physical["files"]["german"], "--db", db, "--dice", "3,4"]
+    assert "no decision" in one_line(cli(*idle), 2)

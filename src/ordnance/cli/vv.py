@@ -4,15 +4,15 @@
 - ``vv targets GAME --hex H --units U1,U2``: where those units may fire now in a game, with the
   modifiers and odds of each attack, and why the other enemy hexes are refused;
 - ``vv settings``: the engine's readings (``ordnance vv --set NAME=VALUE`` overrides one);
-- ``game ai GAME --side S --token T``: the AI sends its side's commands (through the same checks
-  as anyone's) until the decision is the other side's.
+- ``game ai GAME --side S --token T [--dice W,C ...]``: the AI sends its side's commands (through
+  the same checks as anyone's) until the decision is the other side's, or, with physical dice,
+  until a command that rolls needs the dice a player rolls for it (:mod:`ordnance.game.autoplay`).
 
 Errors are raised and printed as one line by ``ordnance.cli.app.main``.
 """
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -44,8 +44,7 @@ from ordnance.vv.odds import cp_odds, expected_cp
 from ordnance.vv.settings import VvSettings
 from ordnance.vv.targets import Target, valid_targets
 
-MAX_AI_COMMANDS = 200
-OVERRIDES = "ordnance.vv.overrides"  # a guard: one phase of a company never needs this many
+OVERRIDES = "ordnance.vv.overrides"
 
 
 @vv_app.callback()
@@ -245,6 +244,18 @@ def _target_json(board: Any, target: Target) -> dict[str, Any]:
     }
 
 
+AiDice = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--dice",
+        metavar="W,C",
+        help="With 'dice: physical': the dice of the AI's next command, in the order it rolls"
+        " (W,C for two dice, N for one); repeat for each roll. Without them the AI stops at"
+        " its first command that rolls and says which rolls to enter.",
+    ),
+]
+
+
 @game_app.command("ai")
 def ai_command(
     game: GameId,
@@ -252,32 +263,30 @@ def ai_command(
     side: Side,
     token: Token = None,
     token_file: TokenFile = None,
+    dice: AiDice = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """Let the AI play a side the scenario gives it: it sends that side's commands (checked
-    like anyone's) until the next decision belongs to the other side."""
-    from ordnance.core.ruleset import AiPlayer  # noqa: PLC0415
-    from ordnance.game.fairdice import new_entropy  # noqa: PLC0415
+    like anyone's) until the next decision belongs to the other side. With physical dice it
+    stops at a command that rolls (exit 2, the rolls to enter named) until --dice gives them."""
+    from ordnance.game import autoplay  # noqa: PLC0415
 
     secret = resolve_token(token, token_file)
-    applied = []
     with _service(db) as service:
         guard(service, game)
         service.authorize(game, side, secret)  # first: a wrong token is refused even when idle
-        for _ in range(MAX_AI_COMMANDS):
-            folded = service.game(game)
-            if not isinstance(folded.rules, AiPlayer):
-                raise BadInput("game", game, f"the {folded.scenario.ruleset} ruleset has no AI")
-            text = folded.rules.ai_command(folded.state, side)
-            if text is None:
-                break
-            words = shlex.split(text)
-            applied.append(service.do(game, side, secret, words, entropy=new_entropy()))
+        # A ruleset without an AI, or a side the scenario does not give it, is refused at once.
+        autoplay.ai_choice(service.game(game), side)
+        run = autoplay.play(service, game, {side: secret}, dice=dice or ())
         folded = service.game(game)
     shown(game, folded.version, folded.head)
+    applied = [move.applied for move in run.moves]
     to_move = folded.rules.to_move(folded.state)
     explanation = f"The AI sent {len(applied)} command(s) for {side}; {to_move or 'nobody'} to act."
+    waiting = run.waiting
+    if waiting is not None:
+        explanation += " " + waiting.sentence()
     if as_json:
         emit_json(
             {
@@ -286,11 +295,16 @@ def ai_command(
                 "commands": [a.to_json() for a in applied],
                 "version": folded.version,
                 "to_move": to_move,
-                "clauses": ["VV.AP-phases"],
+                "waiting": None if waiting is None else waiting.to_json(),
+                "needs_dice": [] if waiting is None else [r.to_json() for r in waiting.rolls],
+                "clauses": ["VV.AP-phases"] + ([] if waiting is None else ["SYS.dice"]),
                 "explanation": explanation,
             }
         )
-        return
-    for one in applied:
-        _print_applied(one, False, folded.rules)
-    console.print(Text(explanation))
+    else:
+        for one in applied:
+            _print_applied(one, False, folded.rules)
+        console.print(Text(explanation))
+    if waiting is not None:
+        # Input is needed: the exit code of bad input, the one line on stderr as for any.
+        raise autoplay.DiceWanted(waiting)

@@ -6,8 +6,13 @@ TEXT}`` with KIND ``refused`` (HTTP 409, the CLI's exit 1), ``bad-input`` (422, 
 cannot be reached, e.g. while it restarts; try again), ``rate-limited`` (429), ``too-large``
 (413) or ``error`` (400, exit 2), and TEXT
 the line the CLI prints. Writes take the side's token as ``Authorization: Bearer TOKEN``; their
-answer adds ``entries`` (the stored log entries), ``ruleset``, ``to_move`` and
-``version_now`` (after any answer of the server's AI) to the CLI's JSON.
+answer adds ``entries`` (the stored log entries), ``ruleset``, ``to_move``,
+``version_now`` (after any answer of the server's AI) and ``ai_waiting`` to the CLI's JSON.
+
+With physical dice the server's AI does not roll: ``ai_waiting`` (null otherwise) names its
+command and the rolls it needs (``needs_dice``: purpose and number of dice, in order), and a
+player of the game sends them with ``POST /api/games/GAME/ai-dice``. Too few dice is a 422
+whose body carries the same ``ai_waiting`` (the rolls still to enter after those sent).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from starlette.responses import Response
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.limits import MAX_NUMBER
 from ordnance.core.maps.source import MAX_MAP_NAME
+from ordnance.game.autoplay import DiceWanted
 from ordnance.game.service import Applied
 from ordnance.web.answers import answer_of, database_failure, note_failure, retry_headers
 from ordnance.web.security import MAP_LIMIT, MAX_MAPS, SCENARIO_LIMIT
@@ -77,6 +83,18 @@ class CommandBody(BaseModel):
     )
 
 
+class AiDiceBody(BaseModel):
+    side: str = Field(description="The player's side entering the AI's dice.")
+    dice: list[str] = Field(
+        description="The AI's rolls in order, as its ai_waiting asks: 'W,C' for two dice, 'N'"
+        " for one."
+    )
+    expect_version: int | None = Field(None, description="The version ai_waiting was read at.")
+    command: str | None = Field(
+        None, description="The AI's command as ai_waiting named it (refused if it differs)."
+    )
+
+
 class UndoBody(BaseModel):
     side: str
     expect_version: Version = None
@@ -84,13 +102,15 @@ class UndoBody(BaseModel):
 
 def error_answer(error: OrdnanceError) -> JSONResponse:
     """The error as JSON, with the HTTP status and kind the CLI turns back into its exit code
-    (:mod:`~.answers`' table); 503 asks the client to retry later."""
+    (:mod:`~.answers`' table); 503 asks the client to retry later. An AI waiting for its
+    physical dice says which (``ai_waiting``)."""
     kind, status = answer_of(error)
     if status == 503:
         note_failure(error, "API")
-    return JSONResponse(
-        {"error": kind, "message": str(error)}, status_code=status, headers=retry_headers(status)
-    )
+    body: dict[str, Any] = {"error": kind, "message": str(error)}
+    if isinstance(error, DiceWanted):
+        body["ai_waiting"] = error.waits.to_json()
+    return JSONResponse(body, status_code=status, headers=retry_headers(status))
 
 
 def _table(request: Request) -> Table:
@@ -113,11 +133,13 @@ def _after(table: Table, game: str, applied: Applied) -> dict[str, Any]:
     """Beside the CLI's JSON: the entries themselves (the CLI prints from them), and whose
     move it is now (the AI may have answered already)."""
     folded = table.call(lambda s: s.game(game))
+    waiting = table.ai_waiting(game)
     return {
         "entries": [e.to_json() for e in applied.entries],
         "to_move": folded.rules.to_move(folded.state),
         "ruleset": folded.scenario.ruleset,
         "version_now": folded.version,
+        "ai_waiting": None if waiting is None else waiting.to_json(),
     }
 
 
@@ -173,6 +195,33 @@ async def do(
             entropy=body.entropy,
         )
         return {**applied.to_json(), **_after(table, game, applied)}
+
+    return await _run(act)
+
+
+@router.post("/games/{game}/ai-dice", summary="Enter the physical dice of the AI's command")
+async def ai_dice(
+    request: Request,
+    game: str,
+    body: AiDiceBody,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Any:
+    table = _table(request)
+
+    def act() -> dict[str, Any]:
+        token = _token(authorization)
+        moves = table.ai_dice(
+            game, body.side, token, body.dice, expect=body.expect_version, command=body.command
+        )
+        folded = table.call(lambda s: s.game(game))
+        waiting = table.ai_waiting(game)
+        return {
+            "game": game,
+            "commands": [{"side": m.side, "command": m.text, "version": m.version} for m in moves],
+            "to_move": folded.rules.to_move(folded.state),
+            "version_now": folded.version,
+            "ai_waiting": None if waiting is None else waiting.to_json(),
+        }
 
     return await _run(act)
 

@@ -373,6 +373,7 @@ def _page(
     notice: str | None = None,
     refused: str | None = None,
     status: int = 200,
+    ai_given: tuple[str, ...] = (),
 ) -> HTMLResponse:
     table = _table(request)
     with table.lock:
@@ -386,6 +387,12 @@ def _page(
         actions = info["legal_actions"].get(side, []) if side is not None else []
         preview = views.preview_of(folded, side, action) if side and action else None
         svg, los_text = views.map_svg(folded, preview, unit)
+        ai_waiting = None
+        if side is not None and folded.dice.mode == "physical":
+            try:
+                ai_waiting = table.ai_waiting(game, ai_given)
+            except BadInput:  # the dice entered do not fit: ask for them all again
+                ai_waiting = table.ai_waiting(game)
     if preview is not None:
         preview.los_text = los_text
     rows = views.units_of(state)
@@ -409,6 +416,7 @@ def _page(
         notice=notice,
         refused=refused,
         ai_moves=list(reversed(table.ai_moves.get(game, [])))[:12],
+        ai_waiting=ai_waiting,
         physical=info["dice"].get("mode") == "physical",
         undoable=info["undoable"] is not None and info["undoable"]["side"] == side,
         scalars=[
@@ -486,6 +494,35 @@ async def act(request: Request, game: str, side: str) -> Response:
             request, game, side, action=action, notice=str(error), refused=clause, status=status
         )
     return RedirectResponse(f"/games/{game}/{side}?notice=Done: version {applied.version}", 303)
+
+
+@router.post("/games/{game}/{side}/ai-dice")
+async def ai_dice(request: Request, game: str, side: str) -> Response:
+    """The dice a player rolled for the AI's waiting command, one field per roll in order."""
+    got = await _side_form(request, game, side)
+    if isinstance(got, Response):
+        return got
+    form, token, version = got
+    dice = tuple(str(d).strip() for d in form.getlist("dice"))
+    command = str(form.get("command") or "") or None
+    table = _table(request)
+    try:
+        moves = await asyncio.to_thread(
+            lambda: table.ai_dice(game, side, token, dice, expect=version, command=command)
+        )
+    except StaleState as error:
+        return _page(request, game, side, notice=f"Not applied. {error}", status=409)
+    except NotAuthorized:
+        return rejoin_page(request, game, side)
+    except StorageError as error:
+        return error_page(request, error)
+    except (IllegalAction, BadInput, OrdnanceError) as error:
+        status = answer_of(error)[1]
+        return _page(request, game, side, notice=str(error), status=status, ai_given=dice)
+    done = moves[-1].version if moves else version
+    return RedirectResponse(
+        f"/games/{game}/{side}?notice=The AI played with your dice: version {done}", 303
+    )
 
 
 @router.post("/games/{game}/{side}/undo")

@@ -30,16 +30,15 @@ import yaml
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.maps import MapFiles
 from ordnance.core.ruleset import AiPlayer
+from ordnance.game import autoplay
+from ordnance.game.autoplay import AiWaits, DiceWanted
 from ordnance.game.dberrors import StorageError
-from ordnance.game.errors import StaleState
 from ordnance.game.registry import names, ruleset
 from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
 from ordnance.game.service import Applied, GameService, NewGame
 
 T = TypeVar("T")
 
-# The AI stops after this many commands in a row (a guard; a V&V phase takes a handful).
-MAX_AI_COMMANDS = 200
 AI_KEYS_FILE = "ai_tokens.json"  # in the folder given as the AI key file
 
 
@@ -236,6 +235,13 @@ class Table:
     def create(self, scenario: Scenario, ai_sides: Sequence[str] = ()) -> NewGame:
         """Start a game; the app keeps the tokens of ``ai_sides`` and plays them."""
         ai_sides = check_ai_sides(scenario, ai_sides)  # no side hidden that nobody can play
+        if scenario.dice == "physical" and ai_sides and set(scenario.sides) <= set(ai_sides):
+            # The AI's physical dice are entered by a player: with none, nobody could.
+            raise BadInput(
+                "ai sides",
+                ",".join(ai_sides),
+                "with physical dice a player enters the AI's rolls: leave a side to a player",
+            )
         with self.lock:
             made = self.service.create(scenario)
             for side in ai_sides:
@@ -270,29 +276,76 @@ class Table:
         return applied
 
     def run_ai(self, game: str) -> list[AiMove]:
-        """Let the app's AI act for its sides while the next decision is theirs."""
-        keys = self.ai.sides(game)
-        moves: list[AiMove] = []
-        if not keys:
-            return moves
-        with self.lock:
-            for _ in range(MAX_AI_COMMANDS):
-                folded = self.service.game(game)
-                side = folded.rules.to_move(folded.state)
-                if side is None or side not in keys or not isinstance(folded.rules, AiPlayer):
-                    break
-                text = folded.rules.ai_command(folded.state, side)
-                if text is None:
-                    break
-                expected = _expected(folded.rules, folded.state, side, text)
-                try:
-                    applied = self.service.do(
-                        game, side, keys[side], shlex.split(text), expect_version=folded.version
-                    )
-                except StaleState:
-                    break  # another server process's AI moved first; it carries on
+        """Let the app's AI act for its sides while the next decision is theirs (with physical
+        dice, until its command needs them: :meth:`ai_waiting` says which)."""
+        return self._play_ai(game)
 
-                moves.append(AiMove(side, text, applied.version, expected))
+    def ai_waiting(self, game: str, given: Sequence[str] = ()) -> AiWaits | None:
+        """The AI's command that waits for physical dice beyond ``given``, if any."""
+        keys = self.ai.sides(game)
+        if not keys:
+            return None
+        with self.lock:
+            folded = self.service.game(game)
+            side = folded.rules.to_move(folded.state)
+            if side is None or side not in keys:
+                return None
+            return autoplay.waiting_for(folded, side, given)
+
+    def ai_dice(
+        self,
+        game: str,
+        side: str,
+        token: str,
+        dice: Sequence[str],
+        *,
+        expect: int | None,
+        command: str | None = None,
+    ) -> list[AiMove]:
+        """A player (``side``, its token checked) enters the physical dice of the AI's waiting
+        command, decided at version ``expect`` (``command``: the one the page showed). Too
+        few dice: DiceWanted, naming the rolls still to enter; nothing is stored."""
+        keys = self.ai.sides(game)
+        with self.lock:
+            self.service.authorize(game, side, token)
+            if side in keys:
+                raise BadInput("side", side, "the AI plays this side; its opponent rolls for it")
+            if not keys:
+                raise BadInput("game", game, "the AI plays no side of this game")
+        if not dice:
+            waiting = self.ai_waiting(game)
+            if waiting is None:
+                raise BadInput("dice", "", "the AI's next command needs no dice now")
+            raise DiceWanted(waiting)
+        return self._play_ai(game, dice=dice, expect=expect, command=command)
+
+    def _play_ai(
+        self,
+        game: str,
+        *,
+        dice: Sequence[str] = (),
+        expect: int | None = None,
+        command: str | None = None,
+    ) -> list[AiMove]:
+        keys = self.ai.sides(game)
+        if not keys:
+            return []
+        with self.lock:
+            run = autoplay.play(
+                self.service, game, keys, dice=dice, expect_version=expect, expect_command=command
+            )
+            waiting = run.waiting
+            if dice and waiting is not None and waiting.given:
+                raise DiceWanted(waiting)  # the dice fell short: nothing of it was stored
+            moves = [
+                AiMove(
+                    m.side,
+                    m.text,
+                    m.applied.version,
+                    _expected(m.chosen_on.rules, m.chosen_on.state, m.side, m.text),
+                )
+                for m in run.moves
+            ]
             self.ai_moves.setdefault(game, []).extend(moves)
             del self.ai_moves[game][:-20]  # the page shows the latest few
             version = self.service.store.version(game)
