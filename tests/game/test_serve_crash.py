@@ -185,13 +185,15 @@ def with_map(text: str, target: str) -> str:
 def attacks(served: Served, game: str, tokens: dict[str, str], fifo: Path) -> list[Attack]:
     """The attacker's requests, against ``served`` and the player's ``game``."""
     # A path on the server: the database's own files (SQLite), a secret of the key store, a
-    # system file, an endless device, a FIFO nobody writes (reading it waits forever).
+    # system file (by its path, and relative to the home folder), an endless device, a FIFO
+    # nobody writes (reading it waits forever).
     own = served.db.removeprefix("sqlite:///") if served.db.startswith("sqlite:///") else None
     # The harm of reading them is not the answer: opening and closing the database's files
     # drops SQLite's locks on them; /dev/zero and the FIFO are fine where only regular files
     # are opened (ASL's reader) and endless or stuck where any file is (V&V's, LnL's).
     targets = {"key store's signing key": (str(served.keys / "signing.key"), set(MAP_RULESETS))}
     targets["/etc/passwd"] = ("/etc/passwd", set(MAP_RULESETS))
+    targets["~/../../etc/passwd"] = ("~/" + "../" * 12 + "etc/passwd", set(MAP_RULESETS))
     targets["/dev/zero"] = ("/dev/zero", {"asl"})
     targets["a FIFO"] = (str(fifo), {"asl"})
     if own is not None:
@@ -536,8 +538,9 @@ def test_sigkilled_serve_loses_no_acknowledged_action(served: Served, tmp_path: 
         # acknowledged so far; then the kill comes after a command or a few more, and an answer
         # to the attacker, at a random moment of the requests then under way.
         wait_for(burst, 1)
+        known = [*acked, *burst.acked]  # before the read: the player acts on meanwhile
         seen = stored_now(served.db, game)
-        missing = [entry for entry in [*acked, *burst.acked] if seen.get(entry[0]) != entry[1]]
+        missing = [entry for entry in known if seen.get(entry[0]) != entry[1]]
         if missing:
             burst.faults.append(f"a reader beside the server misses acknowledged {missing}")
         wait_for(burst, max(chooser.randint(1, 4), len(burst.acked) + 1))
