@@ -42,6 +42,7 @@ SLOW_FIRST = (
     "tests/web/test_multiprocess.py",
     "tests/game/test_concurrency.py",
     "tests/game/test_crash.py",
+    "tests/game/test_serve_crash.py",
     "tests/web/test_browser.py",
     "tests/test_fuzz.py",
     "tests/test_docs.py",
