@@ -16,7 +16,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from ordnance.core.limits import MAX_TEXT_FILE_BYTES
+from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_TEXT_FILE_BYTES, read_limited
 
 
 class MapUnreadable(Exception):
@@ -78,10 +79,14 @@ def map_source(package: str, name: str, base: Path | None) -> MapSource:
     try:
         if entry is not None:
             return MapSource(entry.read_text(encoding="utf-8"), bundled=True)
-        path = map_path(name, base)
-        if path.is_file() and path.stat().st_size > MAX_TEXT_FILE_BYTES:
-            raise MapUnreadable(f"larger than {MAX_TEXT_FILE_BYTES // 2**20} MiB")
-        return MapSource(path.read_text(encoding="utf-8"), bundled=False)
+        data = read_limited(map_path(name, base), "map file", MAX_TEXT_FILE_BYTES)
+        return MapSource(data.decode("utf-8"), bundled=False)
+    except BadInput as error:
+        # The map's own messages add the file's name; the reader's wrapping is not repeated.
+        reason = error.problem
+        if reason.startswith("cannot be read ("):
+            reason = reason.removeprefix("cannot be read (").removesuffix(")")
+        raise MapUnreadable(reason) from None
     except (OSError, UnicodeDecodeError) as error:
         # strerror is the plain sentence ("No such file or directory") without the path.
         raise MapUnreadable(getattr(error, "strerror", None) or str(error)) from None
