@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.limits import MAX_TEXT_FILE_BYTES, read_limited
 
 if TYPE_CHECKING:
     from ordnance.game.service import Applied, NewGame
@@ -62,11 +63,11 @@ def _call(server: str, method: str, path: str, **kwargs: Any) -> Any:
 
 
 def new_game(server: str, scenario: Path) -> NewGame:
+    data = read_limited(scenario, "scenario file", MAX_TEXT_FILE_BYTES)
     try:
-        text = scenario.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise BadInput("scenario file", str(scenario), f"cannot be read ({reason})") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput("scenario file", str(scenario), "cannot be read (not UTF-8 text)") from None
     from ordnance.game.service import NewGame  # noqa: PLC0415  (SQLAlchemy: import late)
 
     data = _call(server, "POST", "/api/games", json={"scenario": text})

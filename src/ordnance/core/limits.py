@@ -52,6 +52,8 @@ MAX_NODES = 200_000
 """Values in one YAML or JSON file, counting those YAML aliases repeat."""
 MAX_TEXT_FILE_BYTES = 4 * 2**20
 """Size of a scenario or map file (4 MiB)."""
+MAX_TOKEN_FILE_BYTES = 4 * 2**10
+"""Size of a token file (``--token-file``; a token is at most 200 characters)."""
 MAX_LOG_FILE_BYTES = 64 * 2**20
 """Size of an exported log read by ``game verify`` and ``game import`` (64 MiB)."""
 MAX_GRID_SIDE = 300

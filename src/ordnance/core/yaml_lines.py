@@ -55,7 +55,7 @@ def check_size(
     >>> check_size('name: "\\\\ud800"', "scenario file", "s.yaml")
     Traceback (most recent call last):
     ...
-    ordnance.core.errors.BadInput: bad scenario file 's.yaml': line 1: an escape that is not text (a lone surrogate?)
+    ordnance.core.errors.BadInput: bad scenario file 's.yaml': line 1: not text (a surrogate)
     """
     sizes: dict[str, int] = {}  # anchor -> values under it, for each alias that repeats it
     open_nodes: list[tuple[str | None, int]] = []  # (anchor, count when the node opened)
@@ -77,7 +77,7 @@ def check_size(
                 if event.anchor is not None:
                     sizes[event.anchor] = 1
             elif isinstance(event, yaml.AliasEvent):
-                seen += sizes.get(event.anchor, 1)
+                seen += sizes.get(event.anchor or "", 1)
             elif isinstance(event, _OPEN):
                 open_nodes.append((event.anchor, seen))
                 seen += 1
@@ -101,16 +101,17 @@ def _refuse(error: yaml.YAMLError, what: str, name: str, depth: int) -> None:
     if "invalid Unicode character escape" in text:  # libyaml's word for "\\ud800"
         mark = getattr(error, "problem_mark", None)
         where = "" if mark is None else f"line {mark.line + 1}: "
-        raise BadInput(what, name, f"{where}an escape that is not text (a lone surrogate?)")
+        raise BadInput(what, name, f"{where}not text (a surrogate)")
 
 
 def _check_text(event: yaml.ScalarEvent, what: str, name: str) -> None:
     try:
         event.value.encode("utf-8")
     except UnicodeEncodeError as error:
-        line = event.start_mark.line + 1
+        mark = event.start_mark
+        where = "" if mark is None else f"line {mark.line + 1}: "
         bad = error.object[error.start : error.end]
-        raise BadInput(what, name, f"line {line}: {bad!r} is not text (a lone surrogate)") from None
+        raise BadInput(what, name, f"{where}{bad!r} is not text (a lone surrogate)") from None
 
 
 def safe_load(text: str | bytes, what: str, name: str) -> object:

@@ -99,6 +99,7 @@ def scenario_from_text(text: str, name: str, base: Path | None) -> Scenario:
     """Check a scenario's YAML text (``name`` says where it came from, for the message)."""
     try:
         with parsing("scenario file", name):
+            yaml_lines.check_size(text, "scenario file", name)
             data, node = yaml_lines.load(text)
         check_tree(data, "scenario file", name)
     except yaml.YAMLError as error:
