@@ -401,7 +401,9 @@ def play_game(
     for side, token in made["tokens"].items():
         # Tokens go in files only their owner reads, never on a command line (ps shows those).
         token_file = folder / f"{side}.token"
-        write_output(token_file, token + "\n", "token", private=True)
+        # Each of the tour's games has new tokens in the folder the tour made: force replaces the
+        # last game's (a token file only: anything else there is still refused).
+        write_output(token_file, token + "\n", "token", private=True, force=True)
         names[side] = str(token_file)
         names[f"{side}_do"] = (
             f"game do {made['game']} --side {side} --token-file {token_file} --db {db}"

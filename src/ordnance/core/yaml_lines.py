@@ -52,10 +52,10 @@ def check_size(
     Traceback (most recent call last):
     ...
     ordnance.core.errors.BadInput: bad map file 'm.yaml': nested deeper than 2 levels
-    >>> check_size('name: "\\\\ud800"', "scenario file", "s.yaml")
+    >>> check_size('name: "\\\\ud800"', "scenario file", "s.yaml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ordnance.core.errors.BadInput: bad scenario file 's.yaml': line 1: not text (a surrogate)
+    ordnance.core.errors.BadInput: bad scenario file 's.yaml': line 1: an escape that is ...surrogate)
     """
     sizes: dict[str, int] = {}  # anchor -> values under it, for each alias that repeats it
     open_nodes: list[tuple[str | None, int]] = []  # (anchor, count when the node opened)
@@ -101,7 +101,7 @@ def _refuse(error: yaml.YAMLError, what: str, name: str, depth: int) -> None:
     if "invalid Unicode character escape" in text:  # libyaml's word for "\\ud800"
         mark = getattr(error, "problem_mark", None)
         where = "" if mark is None else f"line {mark.line + 1}: "
-        raise BadInput(what, name, f"{where}not text (a surrogate)")
+        raise BadInput(what, name, f"{where}an escape that is no character (a lone surrogate)")
 
 
 def _check_text(event: yaml.ScalarEvent, what: str, name: str) -> None:
