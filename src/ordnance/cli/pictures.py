@@ -14,7 +14,8 @@ import yaml
 from ordnance.core import yaml_lines
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_TEXT_FILE_BYTES, read_limited
-from ordnance.core.maps.png import NoConverter, find_converter, svg_to_png
+from ordnance.core.maps import png as converters
+from ordnance.core.maps.png import NoConverter, svg_to_png
 from ordnance.core.maps.svg import ArcView, render_svg
 from ordnance.core.maps.verdict import LosVerdict
 from ordnance.core.outfiles import check_output, staging, write_output
@@ -67,7 +68,7 @@ def write_picture(
     png_path = out if as_png else out.with_suffix(".png")
     # Both files are checked before either is written: a refused PNG leaves the SVG as it was.
     check_output(png_path, "png", force=force)
-    if find_converter() is None:
+    if converters.find_converter() is None:
         write_output(svg_path, text, "svg", force=force)
         try:
             svg_to_png(svg_path, png_path)  # raises NoConverter, saying what to install

@@ -55,7 +55,7 @@ def check_size(
     >>> check_size('name: "\\\\ud800"', "scenario file", "s.yaml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ordnance.core.errors.BadInput: bad scenario file 's.yaml': line 1: an escape that is ...surrogate)
+    ordnance.core.errors.BadInput: bad scenario file 's.yaml': line 1: an escape ...surrogate)
     """
     sizes: dict[str, int] = {}  # anchor -> values under it, for each alias that repeats it
     open_nodes: list[tuple[str | None, int]] = []  # (anchor, count when the node opened)
