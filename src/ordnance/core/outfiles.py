@@ -10,6 +10,7 @@ file, a scenario made from a save) goes through :func:`write_output` or :func:`s
   appeared meanwhile. An existing file is replaced only with ``force`` (``--force``) and only
   when it is of the kind being written; a database, a scenario, or a file of any other kind is
   never replaced, with ``--force`` or without. Nor is anything that is not a regular file.
+  (An exported log and an invitation count as one kind: play by e-mail sends both.)
 
 What is written has a :data:`Kind`. An existing file's kind is sniffed from its first bytes
 (:func:`sniff`):
@@ -71,6 +72,7 @@ _WORDS = {
     "empty": "an empty file",
     "other": "a file of another kind",
 }
+_FAMILY = {"invitation": "log"}  # kinds that may replace each other
 _NEVER = ("database", "scenario")  # what a player recorded: never replaced, --force or not
 _DATABASE = (b"SQLite format 3\x00", b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")
 _JOURNAL = b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7"
@@ -126,8 +128,17 @@ def sniff(head: bytes) -> str:
 
 
 def replaceable(existing: str, kind: Kind) -> bool:
-    """Whether a file of kind ``existing`` may be replaced (with --force) by one of ``kind``."""
-    return existing not in _NEVER and existing in ("empty", kind)
+    """Whether a file of kind ``existing`` may be replaced (with --force) by one of ``kind``.
+
+    An exported log and an invitation are one family: play by e-mail sends both under one name
+    (``to-russian.json``), and a spent invitation's content is in the log that follows it.
+
+    >>> replaceable("invitation", "log"), replaceable("log", "svg")
+    (True, False)
+    """
+    if existing in _NEVER:
+        return False
+    return existing == "empty" or _FAMILY.get(existing, existing) == _FAMILY.get(kind, kind)
 
 
 def check_output(path: str | Path, kind: Kind, *, force: bool = False) -> Path:
