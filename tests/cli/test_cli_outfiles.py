@@ -8,6 +8,7 @@ never ends), bounded, and a name that cannot be a file name is one line, exit 2.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import sqlite3
 import stat
@@ -17,9 +18,12 @@ from pathlib import Path
 
 import pytest
 
+import ordnance
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "asl-c8-demo.yaml"
-LNL_EXAMPLE = ROOT / "examples" / "lnl-smoke-wp.yaml"
+SOURCE = Path(ordnance.__file__).resolve().parent  # src/ordnance of the code under test
+MEMORY = 2 * 2**30  # address space of a CLI process under test
 
 
 def one_line(result, code: int = 2) -> str:
@@ -140,7 +144,7 @@ def test_render_writes_new_files_and_replaces_its_own_with_force(cli, tmp_path):
 
 
 @pytest.mark.clause("SYS.record")
-def test_output_that_is_not_a_regular_file_is_refused(cli, tmp_path):
+def test_output_that_is_not_a_regular_file_is_refused(tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     for target, words in (
@@ -148,8 +152,10 @@ def test_output_that_is_not_a_regular_file_is_refused(cli, tmp_path):
         (Path("/dev/null"), "is not a regular file (a device)"),
         (tmp_path / "no-folder" / "x.svg", "cannot be written (no folder"),
     ):
-        line = one_line(cli("map", "render", "asl-village", "--out", str(target), "--force"))
-        assert words in line
+        # A process of its own: writing into a FIFO with no reader would block this one.
+        done = _run(["map", "render", "asl-village", "--out", str(target), "--force"], tmp_path)
+        assert done.returncode == 2 and words in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
 
 
 def _by_email(invite: Path) -> list[str]:
@@ -205,15 +211,23 @@ def _fifo(tmp_path: Path, name: str) -> Path:
 
 
 @pytest.mark.clause("SYS.record")
-def test_a_token_file_of_dev_zero_is_refused(cli, game, db_path):
+def test_a_token_file_of_dev_zero_is_refused(tmp_path, game, db_path):
     db = f"sqlite:///{db_path}"
-    result = cli("game", "undo", game, "--side", "german", "--token-file", "/dev/zero", "--db", db)
-    assert "not a regular file (a device)" in one_line(result)
+    argv = ["game", "undo", game, "--side", "german", "--token-file", "/dev/zero", "--db", db]
+    done = _run(argv, tmp_path)  # a process of its own, its memory capped: a reader that reads
+    assert done.returncode == 2, done.stderr  # /dev/zero to the end dies, not the test run
+    assert "not a regular file (a device)" in done.stderr and "Traceback" not in done.stderr
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    resource.setrlimit(resource.RLIMIT_CPU, (30, 30))
 
 
 def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """As a process with a deadline: a reader that blocks on a FIFO would hang in-process."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    """As a process with a deadline and a memory cap: a reader that blocks on a FIFO, or reads
+    /dev/zero to the end, would hang or exhaust the test run in-process."""
+    env = {**os.environ, "PYTHONPATH": str(SOURCE.parent)}  # the ordnance this test imported
     return subprocess.run(
         [sys.executable, "-m", "ordnance.cli.app", *argv],
         cwd=cwd,
@@ -222,6 +236,7 @@ def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=30,
         check=False,
+        preexec_fn=_limits,
     )
 
 
@@ -280,8 +295,8 @@ def test_no_product_module_writes_a_file_by_hand():
         "cli/pictures.py",
     }
     found = []
-    for path in (ROOT / "src" / "ordnance").rglob("*.py"):
-        name = path.relative_to(ROOT / "src" / "ordnance").as_posix()
+    for path in SOURCE.rglob("*.py"):
+        name = path.relative_to(SOURCE).as_posix()
         text = path.read_text()
         for needle in (".write_text(", ".write_bytes(", 'open("w', "open('w", "os.O_WRONLY"):
             if needle in text and name not in allowed:
