@@ -340,6 +340,22 @@ def test_any_command_line(world, data):
         assert database_digest(world.db_path) == before, "a failing command changed the database"
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_no_fuzzed_command_line_names_a_file_of_the_checkout(world, data):
+    """The fuzzer once gave ``--out`` the bundled map and a run of ``make test`` drew an SVG over
+    it: every path it gives, read or written, lies in its own folder."""
+    argv = data.draw(command_lines(world), label="argv")
+    for word in argv:
+        if os.sep not in word:
+            continue
+        try:
+            resolved = Path(word).resolve()
+        except (OSError, ValueError):  # not a possible path (a NUL, a lone surrogate)
+            continue
+        assert not resolved.is_relative_to(ROOT), argv
+
+
 # --- every file reader ---------------------------------------------------------------------------
 
 
