@@ -45,8 +45,11 @@ def check_size(
 ) -> None:
     """Refuse YAML of more than ``nodes`` values (each alias counted as the values it repeats)
     or nested deeper than ``depth``, and text no program can store (a lone surrogate written as
-    an escape, ``"\\ud800"``), as one BadInput line. Malformed YAML raises the parser's
-    :class:`yaml.YAMLError` (with its line), never passes on to a slower parser.
+    an escape, ``"\\ud800"``), as one BadInput line.
+
+    Counted with libyaml; where libyaml finds the text malformed, counted again with PyYAML's
+    own parser, which the loaders use: its error (a :class:`yaml.YAMLError`, with the line the
+    loaders would name) is raised, and what it accepts is counted as strictly.
 
     >>> check_size("[[[1]]]", "map file", "m.yaml", depth=2)
     Traceback (most recent call last):
@@ -55,19 +58,27 @@ def check_size(
     >>> check_size('name: "\\\\ud800"', "scenario file", "s.yaml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ordnance.core.errors.BadInput: bad scenario file 's.yaml': line 1: an escape ...surrogate)
+    ordnance.core.errors.BadInput: bad scenario file 's.yaml': line 1: '\\ud800' is not text...
     """
+    try:
+        _count(_EventLoader(text), what, name, depth, nodes)
+    except yaml.YAMLError as error:
+        if "maximum nesting depth" in str(error):  # libyaml's own bound, 1,000 flow levels
+            raise BadInput(what, name, f"nested deeper than {depth} levels") from None
+        if _EventLoader is yaml.SafeLoader:
+            raise
+        _count(yaml.SafeLoader(text), what, name, depth, nodes)
+
+
+def _count(
+    loader: yaml.SafeLoader | yaml.CSafeLoader, what: str, name: str, depth: int, nodes: int
+) -> None:
     sizes: dict[str, int] = {}  # anchor -> values under it, for each alias that repeats it
     open_nodes: list[tuple[str | None, int]] = []  # (anchor, count when the node opened)
     seen = 0
-    loader = _EventLoader(text)
     try:
         while True:
-            try:
-                event = loader.get_event()
-            except yaml.YAMLError as error:
-                _refuse(error, what, name, depth)
-                raise  # malformed: the caller says where and what, as for its own loader
+            event = loader.get_event()
             if event is None or isinstance(event, yaml.StreamEndEvent):
                 return
             if isinstance(event, yaml.ScalarEvent):
@@ -91,17 +102,6 @@ def check_size(
                 raise BadInput(what, name, f"more than {nodes} values")
     finally:
         loader.dispose()
-
-
-def _refuse(error: yaml.YAMLError, what: str, name: str, depth: int) -> None:
-    """The parser's faults that have a plainer name than libyaml's, as BadInput."""
-    text = str(error)
-    if "maximum nesting depth" in text:  # libyaml's own bound, 1,000 flow levels
-        raise BadInput(what, name, f"nested deeper than {depth} levels") from None
-    if "invalid Unicode character escape" in text:  # libyaml's word for "\\ud800"
-        mark = getattr(error, "problem_mark", None)
-        where = "" if mark is None else f"line {mark.line + 1}: "
-        raise BadInput(what, name, f"{where}an escape that is no character (a lone surrogate)")
 
 
 def _check_text(event: yaml.ScalarEvent, what: str, name: str) -> None:
