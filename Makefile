@@ -21,8 +21,12 @@ run: $(STAMP)
 # One failing check fails `make test`.
 PYTEST_WORKERS ?= auto
 
+# The checks must leave the checkout as they found it (no test writes inside it, `make docs`
+# regenerates docs/reference/cli.md identically): tree_unchanged.py compares `git status`
+# before and after, and fails `make test` on any difference (it skips outside a git checkout).
 test: $(STAMP)
-	$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck unit docs
+	$(BIN)/python scripts/tree_unchanged.py -- \
+		$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck unit docs
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

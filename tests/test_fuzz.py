@@ -132,6 +132,13 @@ class World:
         assert code == 0, err
         self.log_text = (folder / "log").read_text()
         self.files = self._awkward_files()
+        # The fuzzer reads copies: no path it is given is a file of the checkout (a command
+        # that wrote where it should not would otherwise destroy the project's own files).
+        self.scenario = folder / "scenario.yaml"
+        self.map = folder / "map.yaml"
+        shutil.copyfile(ASL_SCENARIO, self.scenario)
+        shutil.copyfile(MAP, self.map)
+        (folder / "out").mkdir()
 
     def _log_with(self, entry: str) -> str:
         """The world's exported log, its one entry replaced by ``entry``."""
@@ -271,10 +278,21 @@ NASTY = [
 ]
 
 
+# The options naming a file a command writes: the fuzzer gives them new files under out/ (or
+# standard output), never a path it reads from. (tests/cli/test_cli_outfiles.py is where
+# writing over existing files is tried.)
+WRITTEN = ("--out", "--svg", "--invite")
+
+
+def written_paths(world: World) -> st.SearchStrategy[str]:
+    names = st.from_regex(r"[a-z]{1,8}(\.(svg|png|json|yaml|db|txt))?", fullmatch=True)
+    return st.one_of(st.just("-"), names.map(lambda name: str(world.folder / "out" / name)))
+
+
 @st.composite
 def command_lines(draw: st.DrawFn, world: World) -> list[str]:
     words, params = draw(st.sampled_from(COMMANDS))
-    paths = [*world.files.values(), str(ASL_SCENARIO), str(MAP), world.folder / "log"]
+    paths = [*world.files.values(), world.scenario, world.map, world.folder / "log"]
     games = [world.asl["game"], world.vv["game"], "nosuchgame"]
     value = st.one_of(
         st.sampled_from(NASTY),
@@ -298,6 +316,9 @@ def command_lines(draw: st.DrawFn, world: World) -> list[str]:
         if is_option and param.opts[0] == "--server":
             argv += ["--server", draw(st.sampled_from(SERVERS))]
             continue
+        if is_option and param.opts[0] in WRITTEN:
+            argv += [param.opts[0], draw(written_paths(world))]
+            continue
         if is_option and param.is_flag:
             argv.append(param.opts[0])
             continue
@@ -319,6 +340,22 @@ def test_any_command_line(world, data):
         assert database_digest(world.db_path) == before, "a failing command changed the database"
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_no_fuzzed_command_line_names_a_file_of_the_checkout(world, data):
+    """The fuzzer once gave ``--out`` the bundled map and a run of ``make test`` drew an SVG over
+    it: every path it gives, read or written, lies in its own folder."""
+    argv = data.draw(command_lines(world), label="argv")
+    for word in argv:
+        if os.sep not in word:
+            continue
+        try:
+            resolved = Path(word).resolve()
+        except (OSError, ValueError):  # not a possible path (a NUL, a lone surrogate)
+            continue
+        assert not resolved.is_relative_to(ROOT), argv
+
+
 # --- every file reader ---------------------------------------------------------------------------
 
 
@@ -327,7 +364,7 @@ def _readers(world: World, path: str) -> list[list[str]]:
     return [
         ["game", "new", path, "--db", world.db],
         ["map", "los", path, "4G5", "4K5"],
-        ["map", "render", path, "--out", str(world.folder / "fuzz.svg")],
+        ["map", "render", path, "--out", str(world.folder / "fuzz.svg"), "--force"],
         ["lnl", "shell", path, "--from", "A1", "--to", "C3", "--kind", "smoke", "--to-hit", "7"],
         ["game", "verify", path],
         ["game", "import", path, "--db", world.db],

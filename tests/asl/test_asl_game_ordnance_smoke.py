@@ -160,9 +160,8 @@ def test_the_cli_lists_the_marker_counts_it_on_a_los_and_refuses_a_second_shot(
     out = tmp_path / "now.svg"
     drawn = cli("game", "render", game, "--db", db, "--out", str(out), "--los", "4G9", "4K9")
     assert drawn.code == 0
-    rendered = cli(
-        "game", "render", game, "--db", db, "--out", str(out), "--los", "4G9", "4K9", "--json"
-    ).json
+    render = ["game", "render", game, "--db", db, "--out", str(out), "--los", "4G9", "4K9"]
+    rendered = cli(*render, "--json", "--force").json  # the same picture again: --force
     assert rendered["los"]["total_hindrance"] == 3 and "4I9" in str(rendered["los"]["hindrances"])
     on_file = sum(len(m) for m in d13.village().markers.values())
     assert rendered["markers"] == on_file + 1  # the map file's markers and the game's SMOKE

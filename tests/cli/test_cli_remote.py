@@ -134,7 +134,7 @@ def test_play_by_e_mail_through_the_cli(cli, tmp_path, token_file, monkeypatch):
     db = as_player("russian")
     answered = cli("game", "import", str(out), "--db", db)
     assert answered.code == 0 and "answers proposal" in answered.out
-    cli("game", "export", gid, "--out", str(out), "--db", db)
+    cli("game", "export", gid, "--out", str(out), "--db", db, "--force")
     db = as_player("german")
     resolved = cli("game", "import", str(out), "--db", db)
     assert resolved.code == 0 and "To Hit DR (AP) for pak" in resolved.out

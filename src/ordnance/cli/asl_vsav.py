@@ -17,6 +17,7 @@ from ordnance.asl.dates import ScenarioDate
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import console, emit_json, titled_table
 from ordnance.core.errors import BadInput
+from ordnance.core.outfiles import write_output
 
 if TYPE_CHECKING:
     from ordnance.asl.vsav import Geometry, VsavRuling, VsavUnit
@@ -174,10 +175,7 @@ def write_scenario(
     text = scenario_comments(scenario) + yaml.safe_dump(
         scenario.data, sort_keys=False, allow_unicode=True, width=96
     )
-    try:
-        target.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise BadInput("scenario file", str(target), f"cannot be written ({error})") from None
+    write_output(target, text, "scenario")
     if len(scenario.sides) != 2:
         raise BadInput(
             "scenario file",

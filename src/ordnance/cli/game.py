@@ -22,9 +22,11 @@ from rich.text import Text
 from ordnance.cli import remote
 from ordnance.cli.game_do import GameDoCommand
 from ordnance.cli.groups import game_app
+from ordnance.cli.options import Force
 from ordnance.cli.output import console, emit_json, output_file, ruling_table, titled_table
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
+from ordnance.core.outfiles import check_output, write_output
 from ordnance.game.entry_words import entry_words
 from ordnance.game.errors import LogMismatch
 from ordnance.game.receipts import Receipt, Receipts
@@ -150,10 +152,13 @@ def new_command(
         typer.Option("--map", metavar="MAPFILE", help="With --from-vsav: the ASL map file."),
     ] = None,
     server: Server = None,
+    force: Force = False,
 ) -> None:
     """Start a game from a scenario (or a VASL save); prints the game id and side tokens."""
     if (by_email is None) != (invite is None):
         raise BadInput("option", "--by-email/--invite", "play by e-mail needs both")
+    if invite is not None:  # checked first: a game made with no invitation written is stuck
+        check_output(invite, "invitation", force=force)
     extra: dict[str, Any] = {}
     if from_vsav is not None:
         scenario, extra = _vsav_scenario(scenario, from_vsav, vasl_templates, date, map_file)
@@ -172,7 +177,7 @@ def new_command(
             made = service.create(checked, by_email=by_email)
     for text in made.invitations.values():
         assert invite is not None
-        write_private(invite, text)
+        write_private(invite, text, force=force)
     shown(made.game, made.version, made.head)
     if as_json and extra:
         emit_json({**made.to_json(), **extra})
@@ -205,14 +210,9 @@ def _vsav_scenario(
     return path, {"scenario_file": str(path), "notes": list(made.notes)}
 
 
-def write_private(path: Path, text: str) -> None:
-    """Write a file only its owner may read (it holds a credential)."""
-    try:
-        path.touch(mode=0o600)
-        path.chmod(0o600)
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise BadInput("file", str(path), f"cannot be written ({error.strerror})") from None
+def write_private(path: Path, text: str, *, force: bool = False) -> None:
+    """Write an invitation only its owner may read (mode 0600: it holds a credential)."""
+    write_output(path, text, "invitation", force=force, private=True)
 
 
 @game_app.command("join")
@@ -520,6 +520,7 @@ def list_command(db: Db = None, as_json: AsJson = False) -> None:
 @game_app.command("export")
 def export_command(
     game: GameId,
+    *,
     out: Annotated[
         Path,
         typer.Option(
@@ -532,12 +533,15 @@ def export_command(
     db: Db = None,
     as_json: AsJson = False,
     server: Server = None,
+    force: Force = False,
 ) -> None:
     """Write the game's log to one JSON file (hash-chained, one entry per line); --out - writes
     it to standard output."""
     to_stdout = str(out) == "-"
     if to_stdout and as_json:
         raise BadInput("option", "--json", "with --out - the log itself is what is printed")
+    if not to_stdout:
+        check_output(out, "log", force=force)  # before the database is opened
     if server is not None:
         text = remote.export(server, game)
     else:
@@ -552,10 +556,7 @@ def export_command(
         sys.stdout.flush()
         sys.stderr.write(f"Wrote {entries} entries of game {game} to standard output\n")
         return
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise BadInput("file", str(out), f"cannot be written ({error.strerror})") from None
+    write_output(out, text, "log", force=force)
     if as_json:
         emit_json({"game": game, "file": str(out), "entries": entries})
         return
@@ -588,6 +589,7 @@ def render_command(
     ] = None,
     db: Db = None,
     as_json: AsJson = False,
+    force: Force = False,
 ) -> None:
     """Draw the game's map as it stands now: terrain, markers, the game's SMOKE, every unit."""
     from ordnance.cli.map_games import judge_for  # noqa: PLC0415, RUF100
@@ -607,7 +609,7 @@ def render_command(
         verdict = judge_for(game_map).los(game_map, firer, target)
     state = rules.view(folded.state)
     title = f"{folded.scenario.name}: {_stage(state)} (version {folded.version})"
-    written = write_picture(picture, out, png=png, los=verdict, size=size, title=title)
+    written = write_picture(picture, out, png=png, los=verdict, size=size, title=title, force=force)
     markers = sum(len(names) for names in game_map.markers.values())
     units = len(picture.counters)
     explanation = f"wrote {written.files}: {game_map.name} with {markers} markers, {units} units"

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from ordnance.cli.groups import lnl_app
 from ordnance.cli.map_games import open_map
+from ordnance.cli.options import Force
 from ordnance.cli.output import (
     SettingOverrides,
     console,
@@ -39,6 +40,7 @@ from ordnance.core.limits import MAX_DRM, MAX_SEED
 from ordnance.core.maps import GameMap
 from ordnance.core.maps.svg import render_svg
 from ordnance.core.odds import Distribution, OutcomeOdds
+from ordnance.core.outfiles import check_output, write_output
 from ordnance.lnl.los import lnl_los
 from ordnance.lnl.odds import expected_shots, removal_chance, shell_odds, shots_odds, wp_check_odds
 from ordnance.lnl.settings import LnlSettings
@@ -139,9 +141,12 @@ def shell_command(
         ),
     ] = None,
     as_json: AsJson = False,
+    force: Force = False,
 ) -> None:
     """Fire one Smoke or WP shell at a hex: hit, short, beyond or none, and where it lands."""
     settings = settings_in(ctx, LnlSettings)
+    if svg is not None:  # refused before the dice are rolled, not after
+        check_output(svg, "svg", force=force)
     game_map = _map(map_name)
     shell = ShellKind.parse(kind)
     origin, aimed = game_map.parse(firer), game_map.parse(target)
@@ -159,7 +164,7 @@ def shell_command(
         choice=chosen,
         settings=settings,
     )
-    drawn = None if svg is None else _draw(game_map, ruling, svg)
+    drawn = None if svg is None else _draw(game_map, ruling, svg, force=force)
     extra: dict[str, Any] = {"seed": used_seed, "map": game_map.name, "svg": drawn}
     table = ruling_table(
         f"{shell.counter} (LnLT {'14.2.2' if shell is ShellKind.SMOKE else '14.2.3'})",
@@ -180,7 +185,7 @@ def shell_command(
     emit(ruling, as_json, table, extra)
 
 
-def _draw(game_map: GameMap, ruling: ShellRuling, out: Path) -> str:
+def _draw(game_map: GameMap, ruling: ShellRuling, out: Path, *, force: bool) -> str:
     """The map with the shot's marker placed and the LOS to the target, as SVG."""
     markers = dict(game_map.markers)
     if ruling.hex is not None and ruling.marker is not None:
@@ -191,10 +196,7 @@ def _draw(game_map: GameMap, ruling: ShellRuling, out: Path) -> str:
     verdict = lnl_los(after, game_map.parse(ruling.firer), game_map.parse(ruling.target))
     title = f"{ruling.kind} shell {ruling.firer} -> {ruling.target}: {ruling.result}"
     text = render_svg(after, lnl_chart(), los=verdict, title=title)
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise BadInput("file", str(out), f"cannot be written ({error.strerror})") from None
+    write_output(out, text, "svg", force=force)
     return str(out)
 
 

@@ -18,6 +18,7 @@ from rich.text import Text
 from ordnance.asl.canister_target import canister_aiming_points
 from ordnance.cli.groups import map_app
 from ordnance.cli.map_games import bundled_maps, judge_for, open_map
+from ordnance.cli.options import Force
 from ordnance.cli.output import console, emit_json, output_file, ruling_table, titled_table
 from ordnance.cli.pictures import scenario_picture, write_picture
 from ordnance.core.errors import BadInput
@@ -315,6 +316,7 @@ def render_command(
         ),
     ] = None,
     as_json: AsJson = False,
+    force: Force = False,
 ) -> None:
     """Draw the map (terrain, markers, an arc, a LOS) as SVG, and as PNG if a converter exists.
 
@@ -337,7 +339,9 @@ def render_command(
         if not colon:
             raise BadInput("arc", arc_text, "expected HEX:KIND:FACING, e.g. 4G5:CA:E")
         view = ArcView(_hex(game_map, label), Arc.parse(rest), arc_range, rest)
-    written = write_picture(picture, out, png=png, los=verdict, arc=view, size=size, title=title)
+    written = write_picture(
+        picture, out, png=png, los=verdict, arc=view, size=size, title=title, force=force
+    )
     written_json = {
         "svg": str(written.svg),
         "png": written.png_text,

@@ -15,3 +15,12 @@ SettingOverrides = Annotated[
         help="Override one of the engine's readings (see the group's 'settings' command).",
     ),
 ]
+
+# ``--force`` of every command that writes a file the user names (core.outfiles has the rules).
+Force = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace an existing output file of the same kind (never a database or a scenario).",
+    ),
+]

@@ -11,10 +11,14 @@ from pathlib import Path
 
 import yaml
 
+from ordnance.core import yaml_lines
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_TEXT_FILE_BYTES, read_limited
+from ordnance.core.maps import png as converters
 from ordnance.core.maps.png import NoConverter, svg_to_png
 from ordnance.core.maps.svg import ArcView, render_svg
 from ordnance.core.maps.verdict import LosVerdict
+from ordnance.core.outfiles import check_output, staging, write_output
 from ordnance.game.picture import GamePicture
 
 
@@ -42,9 +46,11 @@ def write_picture(
     arc: ArcView | None = None,
     size: float | None = None,
     title: str | None = None,
+    force: bool = False,
 ) -> Written:
     """Draw and write; a PNG too when ``png`` or ``out`` ends in ``.png`` (bad input, exit 2,
-    when no converter is installed: the SVG is still written and the message says so)."""
+    when no converter is installed: the SVG is still written and the message says so).
+    Written as :mod:`ordnance.core.outfiles` says: ``force`` replaces files of the same kind."""
     as_png = out.suffix.lower() == ".png"
     svg_path = out.with_suffix(".svg") if as_png else out
     text = render_svg(
@@ -56,19 +62,26 @@ def write_picture(
         title=title,
         counters=picture.counters,
     )
-    try:
-        svg_path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise BadInput("output file", str(svg_path), error.strerror or str(error)) from None
     if not (png or as_png):
+        write_output(svg_path, text, "svg", force=force)
         return Written(svg_path, None, None)
     png_path = out if as_png else out.with_suffix(".png")
-    try:
-        converter = svg_to_png(svg_path, png_path)
-    except NoConverter as missing:
-        raise BadInput(
-            "png output", str(png_path), f"wrote {svg_path} only: {missing.problem}"
-        ) from None
+    # Both files are checked before either is written: a refused PNG leaves the SVG as it was.
+    check_output(png_path, "png", force=force)
+    if converters.find_converter() is None:
+        write_output(svg_path, text, "svg", force=force)
+        try:
+            svg_to_png(svg_path, png_path)  # raises NoConverter, saying what to install
+        except NoConverter as missing:
+            raise BadInput(
+                "png output", str(png_path), f"wrote {svg_path} only: {missing.problem}"
+            ) from None
+    with (
+        staging(svg_path, "svg", force=force) as svg_part,
+        staging(png_path, "png", force=force) as png_part,
+    ):
+        svg_part.write_text(text, encoding="utf-8")
+        converter = svg_to_png(svg_part, png_part)
     return Written(svg_path, png_path, converter)
 
 
@@ -79,8 +92,9 @@ def scenario_picture(name: str) -> tuple[GamePicture, str] | None:
     if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
         return None
     try:
-        head = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        text = read_limited(path, "scenario file", MAX_TEXT_FILE_BYTES).decode("utf-8")
+        head = yaml_lines.safe_load(text, "scenario file", name)
+    except (BadInput, UnicodeDecodeError, yaml.YAMLError, RecursionError, ValueError):
         return None  # the map reader reports what is wrong with it
     if not isinstance(head, dict) or "ruleset" not in head:
         return None

@@ -94,17 +94,20 @@ def maps_beside(text: str, scenario: Path) -> dict[str, str]:
     """
     import yaml  # noqa: PLC0415  (only 'game new --server' needs these)
 
+    from ordnance.core import yaml_lines  # noqa: PLC0415
     from ordnance.core.maps import MapFiles, bundled_maps  # noqa: PLC0415
     from ordnance.core.maps.source import MAX_UPLOADED_MAP  # noqa: PLC0415
     from ordnance.game.registry import names  # noqa: PLC0415
 
     try:
         with parsing("scenario file", str(scenario)):
-            data = yaml.safe_load(text)
+            data = yaml_lines.safe_load(text, "scenario file", str(scenario))
         check_tree(data, "scenario file", str(scenario))
     except (yaml.YAMLError, BadInput):
         return {}
-    name = data.get("map") if isinstance(data, Mapping) else None
+    if not isinstance(data, Mapping):
+        return {}
+    name = data.get("map")
     if not isinstance(name, str) or not name.strip():
         return {}
     name = name.strip()

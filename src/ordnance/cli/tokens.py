@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import MAX_TOKEN_FILE_BYTES, read_limited
 
 ENV = "ORDNANCE_TOKEN"
 _MAX_TOKEN = 200
@@ -57,11 +58,11 @@ def resolve_token(token: str | None, token_file: Path | None) -> str:
 
 
 def _read(path: Path) -> str:
+    data = read_limited(path, "token file", MAX_TOKEN_FILE_BYTES)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise BadInput("token file", str(path), f"cannot be read ({reason})") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput("token file", str(path), "cannot be read (not UTF-8 text)") from None
     lines = text.strip().splitlines()
     return _checked(lines[0].strip() if lines else "", str(path))
 

@@ -41,6 +41,7 @@ from rich.text import Text
 from ordnance.cli.app import main
 from ordnance.cli.output import wrap_sentences
 from ordnance.core.maps.png import find_converter
+from ordnance.core.outfiles import write_output
 
 STEPS: tuple[tuple[str, str], ...] = (
     (
@@ -395,12 +396,14 @@ def play_game(
     picture = (pictures or folder) / f"{scenario.stem}.svg"
     names = {"db": db, "game": made["game"], "log": str(folder / "game-log.json")}
     png = " --png" if find_converter() is not None else ""
-    names["render"] = f"game render {made['game']} --out {picture} --db {db}{png}"
+    # --force: the pictures folder outlives the tour, and a second tour redraws its pictures.
+    names["render"] = f"game render {made['game']} --out {picture} --db {db}{png} --force"
     for side, token in made["tokens"].items():
         # Tokens go in files only their owner reads, never on a command line (ps shows those).
         token_file = folder / f"{side}.token"
-        token_file.touch(mode=0o600)
-        token_file.write_text(token + "\n", encoding="utf-8")
+        # Each of the tour's games has new tokens in the folder the tour made: force replaces the
+        # last game's (a token file only: anything else there is still refused).
+        write_output(token_file, token + "\n", "token", private=True, force=True)
         names[side] = str(token_file)
         names[f"{side}_do"] = (
             f"game do {made['game']} --side {side} --token-file {token_file} --db {db}"
@@ -423,7 +426,7 @@ def _physical_copy(scenario: Path, folder: Path) -> Path:
         return scenario
     data["dice"] = "physical"
     copy = folder / scenario.name
-    copy.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    write_output(copy, yaml.safe_dump(data, sort_keys=False), "scenario")
     return copy
 
 

@@ -24,6 +24,7 @@ ordnance.core.errors.BadInput: bad scenario file 's.yaml': nested deeper than 3 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -51,6 +52,8 @@ MAX_NODES = 200_000
 """Values in one YAML or JSON file, counting those YAML aliases repeat."""
 MAX_TEXT_FILE_BYTES = 4 * 2**20
 """Size of a scenario or map file (4 MiB)."""
+MAX_TOKEN_FILE_BYTES = 4 * 2**10
+"""Size of a token file (``--token-file``; a token is at most 200 characters)."""
 MAX_LOG_FILE_BYTES = 64 * 2**20
 """Size of an exported log read by ``game verify`` and ``game import`` (64 MiB)."""
 MAX_GRID_SIDE = 300
@@ -137,16 +140,78 @@ def parsing(what: str, name: str) -> Iterator[None]:
         raise BadInput(what, name, f"a number of more than {longest} digits") from None
 
 
-def read_limited(path: Path, what: str, limit: int) -> bytes:
-    """The bytes of a user's file, refused when larger than ``limit`` or not readable."""
+def read_limited(path: str | Path, what: str, limit: int) -> bytes:
+    """The bytes of a user's regular file of at most ``limit`` bytes; anything else is refused.
+
+    The file is opened without blocking (a FIFO never waits for a writer), checked to be a
+    regular file (not a FIFO, a device such as ``/dev/zero``, a folder) and to be no larger than
+    ``limit`` before a byte is read, and then at most ``limit + 1`` bytes are read (a file that
+    grows meanwhile is refused too). A name that cannot be a file name (a lone surrogate, a NUL)
+    is refused the same way: one :class:`BadInput` line.
+
+    >>> read_limited("/dev/zero", "token file", 100)
+    Traceback (most recent call last):
+    ...
+    ordnance.core.errors.BadInput: bad token file '/dev/zero': not a regular file (a device)
+    >>> read_limited("\\ud800", "scenario file", 100)
+    Traceback (most recent call last):
+    ...
+    ordnance.core.errors.BadInput: bad scenario file '\\ud800': not a possible file name
+    """
+    name = str(path)
     try:
-        with path.open("rb") as handle:
-            data = handle.read(limit + 1)
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (UnicodeEncodeError, ValueError):  # a lone surrogate, or a NUL
+        raise BadInput(what, name, "not a possible file name") from None
     except OSError as error:
-        raise BadInput(what, str(path), f"cannot be read ({error.strerror or error})") from None
+        raise BadInput(what, name, f"cannot be read ({error.strerror or error})") from None
+    try:
+        status = os.fstat(handle)
+        if not stat.S_ISREG(status.st_mode):
+            raise BadInput(what, name, f"not a regular file ({file_kind(status.st_mode)})")
+        if status.st_size > limit:
+            raise BadInput(what, name, f"larger than {_size(limit)}")
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(handle, min(left, 2**20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as error:
+        raise BadInput(what, name, f"cannot be read ({error.strerror or error})") from None
+    finally:
+        os.close(handle)
+    data = b"".join(chunks)
     if len(data) > limit:
-        raise BadInput(what, str(path), f"larger than {limit // 2**20} MiB")
+        raise BadInput(what, name, f"larger than {_size(limit)}")
     return data
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words.
+
+    >>> file_kind(stat.S_IFIFO), file_kind(stat.S_IFDIR)
+    ('a FIFO', 'a folder')
+    """
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((words for test, words in kinds if test(mode)), "not a plain file")
+
+
+def _size(limit: int) -> str:
+    """``limit`` bytes in words: MiB when a whole number of them, else KiB or bytes."""
+    if limit >= 2**20 and limit % 2**20 == 0:
+        return f"{limit // 2**20} MiB"
+    if limit >= 2**10 and limit % 2**10 == 0:
+        return f"{limit // 2**10} KiB"
+    return f"{limit} bytes"
 
 
 def db_timeout() -> float:

@@ -102,6 +102,7 @@ def scenario_from_text(text: str, name: str, maps: MapFiles = BUNDLED_ONLY) -> S
     ``maps`` says which maps and files it may name (default: the bundled maps only)."""
     try:
         with parsing("scenario file", name):
+            yaml_lines.check_size(text, "scenario file", name)
             data, node = yaml_lines.load(text)
         check_tree(data, "scenario file", name)
     except yaml.YAMLError as error:

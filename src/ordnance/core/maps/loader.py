@@ -61,6 +61,7 @@ from ordnance.core.limits import (
 )
 from ordnance.core.maps.model import GameMap, Labels, parse_hexside
 from ordnance.core.maps.terrain import Vocabulary
+from ordnance.core.yaml_lines import check_size
 
 FORMAT_VERSION = 1
 TOP_KEYS = (
@@ -160,6 +161,7 @@ def load_map_text(text: str, file: str, vocabulary_for: VocabularyFor) -> GameMa
     """Read a map from YAML text; ``file`` names it in messages."""
     try:
         with parsing("map file", file):
+            check_size(text, "map file", file)
             data = yaml.load(text, Loader=_Loader)
         check_tree(data, "map file", file)
     except BadInput as err:

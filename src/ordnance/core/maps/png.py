@@ -49,12 +49,16 @@ def find_converter() -> Converter | None:
 
 
 def svg_to_png(svg: Path, png: Path) -> str:
-    """Write ``png`` from ``svg``; returns the converter's name. Raises :class:`NoConverter`."""
+    """Write ``png`` from ``svg``; returns the converter's name. Raises :class:`NoConverter`.
+
+    ``png`` is the temporary file :func:`ordnance.core.outfiles.staging` made (it exists and is
+    empty): the converter fills it, and the caller moves it into place.
+    """
     converter = find_converter()
     if converter is None:
         raise NoConverter(_load_cairosvg()[1])
     converter.run(svg, png)
-    if not png.is_file():
+    if not png.is_file() or png.stat().st_size == 0:
         raise BadInput("png output", str(png), f"{converter.name} wrote no file")
     return converter.name
 

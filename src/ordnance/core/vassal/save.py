@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ordnance.core.errors import BadInput
+from ordnance.core.limits import read_limited
 from ordnance.core.vassal.obfuscation import deobfuscate
 from ordnance.core.vassal.pieces import ADD, Piece, read_piece
 from ordnance.core.vassal.sequence import commands
@@ -60,15 +61,10 @@ def _fault(source: str, problem: str) -> BadInput:
 def _read_source(source: str | Path | bytes, limits: Limits) -> tuple[str, bytes]:
     if isinstance(source, bytes):
         return "(bytes)", source
-    path = Path(source)
     try:
-        with path.open("rb") as handle:
-            data = handle.read(limits.file_bytes + 1)
-    except OSError as error:
-        raise _fault(str(path), f"cannot be read ({error.strerror or error})") from None
-    if len(data) > limits.file_bytes:
-        raise _fault(str(path), f"larger than {limits.file_bytes} bytes")
-    return str(path), data
+        return str(source), read_limited(source, "VASSAL save", limits.file_bytes)
+    except BadInput as error:
+        raise _fault(str(source), error.problem) from None
 
 
 def _entry(archive: zipfile.ZipFile, name: str, limit: int, shown: str) -> bytes | None:

@@ -41,7 +41,7 @@ from typing import Any
 
 import yaml
 
-from ordnance.core import fields
+from ordnance.core import fields, yaml_lines
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Hex
 from ordnance.core.maps import (
@@ -91,8 +91,8 @@ def _map(name: str, maps: MapFiles) -> dict[str, str]:
 def _declared_game(text: str) -> str | None:
     """The ``game:`` a map file names, if it can be read at all (for a clearer refusal)."""
     try:
-        data = yaml.safe_load(text)
-    except (yaml.YAMLError, RecursionError, ValueError):  # ValueError: a number too long
+        data = yaml_lines.safe_load(text, "map file", "map")
+    except (yaml.YAMLError, RecursionError, ValueError):  # ValueError: a number too long, BadInput
         return None
     game = data.get("game") if isinstance(data, Mapping) else None
     return game if isinstance(game, str) else None
