@@ -260,12 +260,18 @@ class Store:
 
     def version(self, game: str) -> int:
         """The number of entries of ``game``; BadInput when there is no such game."""
-        # Asked at every open and every read of a game: plain SQL on the driver (a fresh
-        # process would otherwise compile the statement first).
-        with self.reading() as connection:
-            found = connection.exec_driver_sql(
-                f"SELECT version FROM games WHERE id = {self.mark}", (game,)
-            ).scalar_one_or_none()
+        # Asked at every command, open and read of a game: on a SQLite file on the appender's
+        # kept connection; else plain SQL on the driver (a fresh process would otherwise
+        # compile the statement first).
+        appender = self._appender
+        if appender is None and self.engine.dialect.name == "sqlite":
+            appender = self._appender = _Appender(self.engine)
+        found = appender.version(game) if appender is not None else _UNREAD
+        if found is _UNREAD:
+            with self.reading() as connection:
+                found = connection.exec_driver_sql(
+                    f"SELECT version FROM games WHERE id = {self.mark}", (game,)
+                ).scalar_one_or_none()
         if found is None:
             raise BadInput("game", game, f"no such game in {self._shown}")
         return int(found)
@@ -419,6 +425,9 @@ class Store:
             )
 
 
+_UNREAD: Any = object()  # the appender's fast read did not run
+
+
 class _Appender:
     """The append of :meth:`Store.append` on the driver's own connection.
 
@@ -453,6 +462,7 @@ class _Appender:
             f" VALUES ({', '.join([mark] * 9)})"
         )
         self.notify = f"SELECT pg_notify({mark}, {mark})"
+        self.read = f"SELECT version FROM games WHERE id = {mark}"
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
         """Store the entries if the game stands at ``based_on``; False if it does not."""
@@ -473,7 +483,26 @@ class _Appender:
         finally:
             raw.close()  # back to the pool
 
-    def _append_kept(self, game: str, based_on: int, rows: list[tuple[Any, ...]]) -> bool:
+    def version(self, game: str) -> Any:
+        """The stored version of ``game`` (None: no such game) read on the kept connection,
+        or ``_UNREAD`` when there is none to use (another thread holds it; not a file)."""
+        if not (self.keeps and self._busy.acquire(blocking=False)):
+            return _UNREAD
+        try:
+            raw = self._kept_connection()
+            try:
+                # A statement of its own (no BEGIN): it reads the newest commit.
+                # fetchall: the statement runs to its end, so it holds no read snapshot after.
+                rows = self._kept_cursor.execute(self.read, (game,)).fetchall()
+            except self.dbapi.Error as error:
+                self._kept = self._kept_cursor = None
+                raw.close()  # back to the pool, which resets it (or drops it when it is broken)
+                raise driver_failure(self.shown, error) from None
+            return rows[0][0] if rows else None
+        finally:
+            self._busy.release()
+
+    def _kept_connection(self) -> Any:
         raw = self._kept
         if raw is None or self._kept_by != os.getpid():
             with storage_errors(self.shown):
@@ -482,6 +511,10 @@ class _Appender:
             driver: Any = raw.driver_connection
             self._kept_cursor = driver.cursor()
             self._kept, self._kept_by = raw, os.getpid()
+        return raw
+
+    def _append_kept(self, game: str, based_on: int, rows: list[tuple[Any, ...]]) -> bool:
+        raw = self._kept_connection()
         try:
             return self._append(raw, game, based_on, rows, self._kept_cursor)
         except BaseException:
