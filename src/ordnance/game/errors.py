@@ -63,7 +63,9 @@ class RolledBack(LogMismatch):
     """
 
     def __init__(self, game: str, entry: int, why: str) -> None:
-        super().__init__(entry, f"this game's log was rolled back or forked at entry {entry}: {why}")
+        super().__init__(
+            entry, f"this game's log was rolled back or forked at entry {entry}: {why}"
+        )
         self.game, self.why = game, why
         self.args = (game, entry, why)  # as it is made (a copy, a pickle)
 

@@ -36,6 +36,7 @@ import hashlib
 import os
 import re
 import threading
+import weakref
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -117,6 +118,8 @@ class Heads:
         self._seen: dict[str, tuple[bytes, list[Head | None]]] = {}
         self._pid = os.getpid()
         self._lock = threading.Lock()
+        # A service dropped without close() does not leave its files open.
+        weakref.finalize(self, _close_all, self._open)
 
     def path(self, game: str) -> Path:
         """The file of ``game``: its id when that is a plain name, else a hash of it."""
@@ -197,11 +200,15 @@ class Heads:
         return descriptor
 
     def _forget(self) -> None:
-        for descriptor in self._open.values():
-            with contextlib.suppress(OSError):
-                os.close(descriptor)
-        self._open.clear()
+        _close_all(self._open)
         self._seen.clear()
+
+
+def _close_all(files: dict[str, int]) -> None:
+    for descriptor in files.values():
+        with contextlib.suppress(OSError):
+            os.close(descriptor)
+    files.clear()
 
 
 def check_log(
@@ -214,7 +221,7 @@ def check_log(
     >>> check_log("g1", Head(3, "ab" * 32), 3, lambda seq: "", "the database")
     Traceback (most recent call last):
     ...
-    ordnance.game.errors.RolledBack: game g1: this game's log was rolled back or forked at entry 3: ...
+    ordnance.game.errors.RolledBack: game g1: this game's log was rolled back or forked at ...
     """
     if kept is None:
         return

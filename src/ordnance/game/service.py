@@ -415,9 +415,17 @@ class GameService:
         # The kept head is read before the version: a head is kept only once its entry is
         # committed, so a version read after it reaches it unless entries were deleted.
         kept = self.keys.head(game_id)
-        version = self.store.version(game_id)
+        version, tip = self.store.tip(game_id)
         game = self._games.get(game_id)
-        if game is None or game.version > version:
+        log: list[Entry] | None = None
+        if game is not None and game.version == version:
+            # The same number of entries is the same log only if its last entry is the same.
+            log = [] if game.head == tip else None
+        elif game is not None and game.version < version:
+            log = self.store.entries(game_id, game.version)
+            if log and log[0].prev != game.head:
+                log = None  # the stored log does not extend the one folded here
+        if game is None or log is None:
             # A snapshot this service signed that matches the chain, plus the entries after
             # it (each checked below); else the whole log.
             found = snapshots.load(self.store, game_id, version, self._start, self.signer)
@@ -429,7 +437,6 @@ class GameService:
                 game, log = found
             folded_from = game.version
         else:
-            log = self.store.entries(game_id, game.version) if game.version < version else []
             folded_from = version  # a game this service holds folded needs no snapshot
         for entry in log:
             self._check_stored(game, entry)
@@ -764,9 +771,7 @@ class GameService:
 
     # --- helpers -----------------------------------------------------------------------------
 
-    def _authorized(
-        self, game_id: str, side: str, token: str, expect_version: int | None
-    ) -> Game:
+    def _authorized(self, game_id: str, side: str, token: str, expect_version: int | None) -> Game:
         # Always the stored game: another process may have moved it on (a decision from this
         # service's cache would refuse legal commands), or someone may have cut its log short.
         game = self.game(game_id)

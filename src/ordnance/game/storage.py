@@ -276,6 +276,22 @@ class Store:
             raise BadInput("game", game, f"no such game in {self._shown}")
         return int(found)
 
+    def tip(self, game: str) -> tuple[int, str | None]:
+        """The number of entries of ``game`` and the hash of its last one (None when that
+        entry is missing); BadInput when there is no such game. Asked before every command:
+        a log can be cut and written again to the same length, so the number alone does
+        not tell a log this process folded from another one."""
+        appender = self._appender
+        if appender is None and self.engine.dialect.name == "sqlite":
+            appender = self._appender = _Appender(self.engine)
+        found = appender.tip(game) if appender is not None else _UNREAD
+        if found is _UNREAD:
+            with self.reading() as connection:
+                found = connection.exec_driver_sql(_TIP.format(mark=self.mark), (game,)).first()
+        if found is None:
+            raise BadInput("game", game, f"no such game in {self._shown}")
+        return int(found[0]), None if found[1] is None else str(found[1])
+
     def has_game(self, game: str) -> bool:
         with self.reading() as connection:
             found = connection.execute(
@@ -426,6 +442,11 @@ class Store:
 
 
 _UNREAD: Any = object()  # the appender's fast read did not run
+# A game's version and the hash of its last entry, in one indexed look-up.
+_TIP = (
+    "SELECT g.version, e.hash FROM games g LEFT JOIN entries e"
+    " ON e.game_id = g.id AND e.seq = g.version - 1 WHERE g.id = {mark}"
+)
 
 
 class _Appender:
@@ -463,6 +484,7 @@ class _Appender:
         )
         self.notify = f"SELECT pg_notify({mark}, {mark})"
         self.read = f"SELECT version FROM games WHERE id = {mark}"
+        self.read_tip = _TIP.format(mark=mark)
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
         """Store the entries if the game stands at ``based_on``; False if it does not."""
@@ -486,6 +508,20 @@ class _Appender:
     def version(self, game: str) -> Any:
         """The stored version of ``game`` (None: no such game) read on the kept connection,
         or ``_UNREAD`` when there is none to use (another thread holds it; not a file)."""
+        rows = self._read(self.read, game)
+        if rows is _UNREAD:
+            return _UNREAD
+        return rows[0][0] if rows else None
+
+    def tip(self, game: str) -> Any:
+        """(version, hash of the last entry) of ``game`` (None: no such game), as
+        :meth:`version` reads."""
+        rows = self._read(self.read_tip, game)
+        if rows is _UNREAD:
+            return _UNREAD
+        return rows[0] if rows else None
+
+    def _read(self, query: str, game: str) -> Any:
         if not (self.keeps and self._busy.acquire(blocking=False)):
             return _UNREAD
         try:
@@ -493,12 +529,11 @@ class _Appender:
             try:
                 # A statement of its own (no BEGIN): it reads the newest commit.
                 # fetchall: the statement runs to its end, so it holds no read snapshot after.
-                rows = self._kept_cursor.execute(self.read, (game,)).fetchall()
+                return self._kept_cursor.execute(query, (game,)).fetchall()
             except self.dbapi.Error as error:
                 self._kept = self._kept_cursor = None
                 raw.close()  # back to the pool, which resets it (or drops it when it is broken)
                 raise driver_failure(self.shown, error) from None
-            return rows[0][0] if rows else None
         finally:
             self._busy.release()
 

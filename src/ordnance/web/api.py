@@ -24,7 +24,7 @@ from starlette.responses import Response
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.game.dberrors import StorageError
-from ordnance.game.errors import NotAuthorized, StaleState
+from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 from ordnance.game.service import Applied
 from ordnance.web.security import SCENARIO_LIMIT
 from ordnance.web.table import Table, scenario_from_text
@@ -60,6 +60,9 @@ def error_answer(error: OrdnanceError) -> JSONResponse:
     """The error as JSON, with the HTTP status and kind the CLI turns back into its exit code."""
     if isinstance(error, IllegalAction):
         kind, status = "refused", 409
+    elif isinstance(error, RolledBack):
+        # The stored log conflicts with the head the server kept: nothing is served from it.
+        kind, status = "rolled-back", 409
     elif isinstance(error, StaleState):
         kind, status = "stale", 409
     elif isinstance(error, NotAuthorized):

@@ -28,7 +28,7 @@ from starlette.responses import (
 from ordnance.cli.status_vv import victory_of  # the same words as game status
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.game.dberrors import StorageError
-from ordnance.game.errors import NotAuthorized, StaleState
+from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 from ordnance.game.scenario import DICE_MODES, scenario_from_mapping
 from ordnance.game.tokens import matches
 from ordnance.web import clauses, security, views
@@ -357,6 +357,15 @@ def _page(
             folded = table.service.game(game)
             info = table.service.status(game, side)
             log = table.service.log(game)
+        except RolledBack as error:
+            return render(
+                request,
+                "message.html",
+                409,
+                title="This game's log was rolled back",
+                message=f"{error}. The server refuses to show or play it: ask its operator to"
+                " restore the database from a backup that holds every entry.",
+            )
         except OrdnanceError as error:
             return render(request, "message.html", 404, title="No such game", message=str(error))
         state = info["state"]
