@@ -26,7 +26,7 @@ from ordnance.cli.output import console, emit_json, output_file, ruling_table, t
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
 from ordnance.game.entry_words import entry_words
-from ordnance.game.errors import LogMismatch
+from ordnance.game.errors import LogMismatch, RolledBack
 from ordnance.game.receipts import Receipt, Receipts
 
 if TYPE_CHECKING:
@@ -651,8 +651,11 @@ def verify_command(
         emit_json(report.to_json())
     elif report.ok:
         console.print(Text(report.to_json()["explanation"]))
-    if report.failure is not None:
-        raise LogMismatch(report.failure.entry, f"{report.failure.problem} ({file})")
+    failure = report.failure
+    if isinstance(failure, RolledBack):
+        raise RolledBack(failure.game, failure.entry or 0, f"{failure.why} ({file})")
+    if failure is not None:
+        raise LogMismatch(failure.entry, f"{failure.problem} ({file})")
     if game is not None:
         _, entries = _entries_of(data)
         shown(game, len(entries), entries[-1].hash)
