@@ -14,7 +14,7 @@ from sqlalchemy.pool import NullPool
 from ordnance.core.errors import OrdnanceError
 from ordnance.game.errors import LogMismatch, RolledBack
 from ordnance.game.fairdice import new_entropy
-from ordnance.game.heads import SLOT, Head, Heads, record
+from ordnance.game.heads import OPEN_FILES, SLOT, Head, Heads, record
 from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import verify
 from ordnance.game.service import GameService
@@ -249,3 +249,18 @@ def test_verify_and_import_refuse_a_file_that_ends_before_the_kept_head(
         other.close()
     # The key store keeps the head per game: a file of another game is not concerned.
     assert KeyStore(service.keys.path).head("no-such-game") is None
+
+
+@pytest.mark.clause("SYS.record")
+def test_more_games_than_files_kept_open_each_keep_their_head(tmp_path):
+    heads = Heads(tmp_path / "heads")
+    games = [f"g{n}" for n in range(OPEN_FILES + 10)]
+    for round_ in range(2):
+        for n, game in enumerate(games):
+            heads.keep(game, 2 * n + round_, f"{n:064x}")
+    assert len(heads._open) <= OPEN_FILES
+    assert [heads.get(game) for game in games] == [
+        Head(2 * n + 1, f"{n:064x}") for n in range(len(games))
+    ]
+    heads.close()
+    assert heads.get(games[0]) == Head(1, f"{0:064x}")

@@ -104,15 +104,15 @@ class Heads:
     """The kept heads of one key store (``folder``: its ``heads`` folder).
 
     Every command reads its game's head and keeps the next one, so the files of the games in
-    use stay open (at most :data:`OPEN_FILES`, the least recently used closed first): a read
-    is then one ``pread``, a keep ``flock``, ``pread``, ``pwrite``. Threads of one process
+    use stay open (at most :data:`OPEN_FILES`, the first opened closed first): a read is then
+    one ``pread``, a keep ``flock``, ``pread``, ``pwrite``. Threads of one process
     share an open file, and with it its ``flock``, so they take turns on a lock of their own.
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.made = False  # the folder is known to exist
-        self._open: dict[str, int] = {}  # game -> descriptor (read-write), oldest use first
+        self._open: dict[str, int] = {}  # game -> descriptor (read-write), first opened first
         # game -> the bytes last read from its file and their slots: the same bytes again
         # (most reads) are not parsed again
         self._seen: dict[str, tuple[bytes, list[Head | None]]] = {}
@@ -180,7 +180,7 @@ class Heads:
             # A forked child: its parent's files share their locks with the parent's.
             self._forget()
             self._pid = os.getpid()
-        descriptor = self._open.pop(game, None)
+        descriptor = self._open.get(game)
         if descriptor is None:
             if create and not self.made:
                 self.folder.mkdir(mode=0o700, exist_ok=True)
@@ -196,7 +196,7 @@ class Heads:
                 oldest = next(iter(self._open))
                 os.close(self._open.pop(oldest))
                 self._seen.pop(oldest, None)
-        self._open[game] = descriptor  # the most recently used last
+            self._open[game] = descriptor
         return descriptor
 
     def _forget(self) -> None:
