@@ -14,8 +14,9 @@ file's lock (``flock``, so server processes sharing the key store take turns), r
 and only if its seq is past the newer one overwrites the older slot: a head never moves
 backwards, and a write torn by a crash spoils only the slot it was writing (its checksum fails)
 while the other still holds the previous head. A read takes no lock: it sees a whole slot or one
-whose checksum fails. Neither is synced to disk (a command would pay a disk flush twice): a
-machine that loses power may forget the newest heads, which only lets an older log pass.
+whose checksum fails. Neither is synced to disk (a command would pay a disk flush twice): the
+kernel writes the file back (a process killed after a write loses nothing), but a machine that
+loses power may forget the newest heads, which only lets an older log pass.
 
 >>> import tempfile, pathlib
 >>> folder = tempfile.TemporaryDirectory()
@@ -33,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import mmap
 import os
 import re
 import threading
@@ -104,15 +106,18 @@ class Heads:
     """The kept heads of one key store (``folder``: its ``heads`` folder).
 
     Every command reads its game's head and keeps the next one, so the files of the games in
-    use stay open (at most :data:`OPEN_FILES`, the first opened closed first): a read is then
-    one ``pread``, a keep ``flock``, ``pread``, ``pwrite``. Threads of one process
-    share an open file, and with it its ``flock``, so they take turns on a lock of their own.
+    use stay open and mapped into memory (at most :data:`OPEN_FILES`, the first opened closed
+    first): a read is a copy of the two slots, a keep takes the file's ``flock`` around a
+    write to the mapping (no system call per read or write, and no change of the file's
+    times to journal per command). Threads of one process share an open file, and with it its
+    ``flock``, so they take turns on a lock of their own.
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.made = False  # the folder is known to exist
-        self._open: dict[str, int] = {}  # game -> descriptor (read-write), first opened first
+        # game -> its open file and the file's mapping, the first opened first
+        self._open: dict[str, tuple[int, mmap.mmap]] = {}
         # game -> the bytes last read from its file and their slots: the same bytes again
         # (most reads) are not parsed again
         self._seen: dict[str, tuple[bytes, list[Head | None]]] = {}
@@ -131,21 +136,22 @@ class Heads:
         """The newest head kept for ``game`` (None when none is); OSError when the file is
         there but cannot be read."""
         with self._lock:
-            descriptor = self._descriptor(game, create=False)
-            if descriptor is None:
+            opened = self._file(game, create=False)
+            if opened is None:
                 return None
-            return newest(self._slots(game, os.pread(descriptor, 2 * SLOT, 0)))
+            return newest(self._slots(game, opened[1][: 2 * SLOT]))
 
     def keep(self, game: str, seq: int, entry_hash: str) -> None:
         """Keep (seq, hash) as ``game``'s head unless a head at or past ``seq`` is kept
         already; OSError when the key store cannot be written."""
         with self._lock:
-            descriptor = self._descriptor(game, create=True)
-            assert descriptor is not None
+            opened = self._file(game, create=True)
+            assert opened is not None
+            descriptor, mapped = opened
             # Other processes sharing the key store take turns on the file's lock.
             fcntl.flock(descriptor, fcntl.LOCK_EX)
             try:
-                data = os.pread(descriptor, 2 * SLOT, 0)
+                data = mapped[: 2 * SLOT]
                 slots = self._slots(game, data)
                 kept = newest(slots)
                 if kept is not None and kept.seq >= seq:
@@ -153,10 +159,9 @@ class Heads:
                 # Overwrite the slot that does not hold the newest head: a torn write leaves it.
                 older = 1 if slots[0] is not None and slots[0] is kept else 0
                 written = record(game, seq, entry_hash)
-                os.pwrite(descriptor, written, older * SLOT)
-                # What the file now holds, known without reading or parsing it again.
-                whole = data.ljust(2 * SLOT, b"\0")
-                data = whole[: older * SLOT] + written + whole[(older + 1) * SLOT :]
+                mapped[older * SLOT : (older + 1) * SLOT] = written
+                # What the file now holds, known without parsing it again.
+                data = data[: older * SLOT] + written + data[(older + 1) * SLOT :]
                 slots = [Head(seq, entry_hash) if k == older else slots[k] for k in (0, 1)]
                 self._seen[game] = (data, slots)
             finally:
@@ -174,40 +179,63 @@ class Heads:
         self._seen[game] = (data, slots)
         return slots
 
-    def _descriptor(self, game: str, *, create: bool) -> int | None:
-        """The open file of ``game`` (opened, and made with ``create``, when it is not)."""
+    def _file(self, game: str, *, create: bool) -> tuple[int, mmap.mmap] | None:
+        """The open, mapped file of ``game`` (opened, and made with ``create``, when it is
+        not; None when it is not there, or not yet two slots long)."""
         if self._pid != os.getpid():
             # A forked child: its parent's files share their locks with the parent's.
             self._forget()
             self._pid = os.getpid()
-        descriptor = self._open.get(game)
-        if descriptor is None:
-            if create and not self.made:
-                self.folder.mkdir(mode=0o700, exist_ok=True)
-                self.made = True
-            flags = os.O_RDWR | (os.O_CREAT if create else 0)
-            try:
-                descriptor = os.open(self.path(game), flags, 0o600)
-            except FileNotFoundError:
-                if create:
-                    raise
-                return None
-            if len(self._open) >= OPEN_FILES:
-                oldest = next(iter(self._open))
-                os.close(self._open.pop(oldest))
-                self._seen.pop(oldest, None)
-            self._open[game] = descriptor
-        return descriptor
+        opened = self._open.get(game)
+        if opened is not None:
+            return opened
+        if create and not self.made:
+            self.folder.mkdir(mode=0o700, exist_ok=True)
+            self.made = True
+        flags = os.O_RDWR | (os.O_CREAT if create else 0)
+        try:
+            descriptor = os.open(self.path(game), flags, 0o600)
+        except FileNotFoundError:
+            if create:
+                raise
+            return None
+        try:
+            if os.fstat(descriptor).st_size < 2 * SLOT:
+                if not create:
+                    os.close(descriptor)
+                    return None
+                # Only ever lengthened (zeros: empty slots), so a writer racing with this
+                # one loses nothing.
+                os.ftruncate(descriptor, 2 * SLOT)
+            mapped = mmap.mmap(descriptor, 2 * SLOT)
+        except (OSError, ValueError) as error:
+            os.close(descriptor)
+            if isinstance(error, OSError):
+                raise
+            raise OSError(f"cannot map {self.path(game)} ({error})") from None
+        if len(self._open) >= OPEN_FILES:
+            oldest = next(iter(self._open))
+            _close_one(self._open.pop(oldest))
+            self._seen.pop(oldest, None)
+        self._open[game] = (descriptor, mapped)
+        return self._open[game]
 
     def _forget(self) -> None:
         _close_all(self._open)
         self._seen.clear()
 
 
-def _close_all(files: dict[str, int]) -> None:
-    for descriptor in files.values():
-        with contextlib.suppress(OSError):
-            os.close(descriptor)
+def _close_one(opened: tuple[int, mmap.mmap]) -> None:
+    descriptor, mapped = opened
+    with contextlib.suppress(OSError, ValueError, BufferError):
+        mapped.close()
+    with contextlib.suppress(OSError):
+        os.close(descriptor)
+
+
+def _close_all(files: dict[str, tuple[int, mmap.mmap]]) -> None:
+    for opened in files.values():
+        _close_one(opened)
     files.clear()
 
 
