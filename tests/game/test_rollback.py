@@ -219,6 +219,8 @@ def test_heads_of_odd_game_ids_stay_inside_the_folder(tmp_path):
     heads = Heads(tmp_path / "heads")
     heads.keep("../evil", 3, "ab" * 32)
     assert heads.get("../evil") == Head(3, "ab" * 32)
+    heads.keep("sp\u00e9cial\ud800", 4, "cd" * 32)  # any text a log's header may hold
+    assert heads.get("sp\u00e9cial\ud800") == Head(4, "cd" * 32)
     assert heads.path("../evil").parent == tmp_path / "heads"
     assert not (tmp_path / "evil").exists()
 

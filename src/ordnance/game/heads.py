@@ -63,7 +63,7 @@ class Head:
 def _check(game: str, seq: int, entry_hash: str) -> str:
     # Against torn writes (and a slot of another game's file), not against forgery: whoever
     # can write the key store holds the service's keys anyway.
-    return f"{zlib.crc32(f'{game} {seq} {entry_hash}'.encode('ascii')):08x}"
+    return f"{zlib.crc32(f'{game} {seq} {entry_hash}'.encode('utf-8', 'replace')):08x}"
 
 
 def record(game: str, seq: int, entry_hash: str) -> bytes:
