@@ -199,6 +199,7 @@ class Heads:
             if create:
                 raise
             return None
+        self.made = True  # a file was opened in it
         try:
             if os.fstat(descriptor).st_size < 2 * SLOT:
                 if not create:
