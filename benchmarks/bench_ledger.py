@@ -5,8 +5,9 @@
    committed (WAL) under the version guard. The commands are the bundled example's legal
    actions, picked by a seeded pseudo-random choice (a simulation, not play between people).
    The picking (the legal actions of every position) is not timed; the picked commands are
-   then sent again, one after the other, to a second copy of the game (same id, server seed
-   and client entropy, so the very same log, which is checked): that run is the measure. The
+   then sent again, one after the other, to a second copy of the game (same id, signing key,
+   server seed and client entropy, so the very same log, which is checked): that run is the
+   measure. Each copy has a key store of its own (a key store keeps one head per game id). The
    CPU per command of the first run, with the picking between commands, is printed too.
 2. The baseline, in the same run: the very same entry rows (every column, the MAC and the
    head signatures included) inserted with the plain ``sqlite3`` module into a table of the
@@ -40,6 +41,7 @@ import argparse
 import contextlib
 import random
 import shlex
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -58,6 +60,7 @@ from ordnance.core.maps import MapFiles
 from ordnance.game import fold, snapshots
 from ordnance.game import service as service_module
 from ordnance.game.entries import Entry, canonical, entry_mac, make_entry
+from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import verify
 from ordnance.game.scenario import scenario_from_mapping
 from ordnance.game.service import GameService, NewGame
@@ -146,10 +149,22 @@ def game_id(fixed: str) -> Iterator[None]:
         service_module.secrets = real
 
 
+def keys_of(folder: Path, name: str) -> Path:
+    """The key store of the copy of the game in database ``name``: a copy of one key store
+    (the same signing key, so the same log), each of its own, since a key store keeps one
+    head per game id and the copies share the id."""
+    keys = folder / f"keys-{name}"
+    if not keys.exists():
+        template = folder / "keys"
+        KeyStore(template).private_key()
+        shutil.copytree(template, keys)
+    return keys
+
+
 def made_game(folder: Path, name: str, scenario: Any) -> tuple[GameService, NewGame]:
-    """A service on a fresh SQLite file (synchronous=OFF), the key store in ``folder``, and the
-    bench's game in it (always the same id and server seed)."""
-    service = GameService(f"sqlite:///{folder}/{name}", keys=folder / "keys")
+    """A service on a fresh SQLite file (synchronous=OFF), its own key store in ``folder``,
+    and the bench's game in it (always the same id, signing key and server seed)."""
+    service = GameService(f"sqlite:///{folder}/{name}", keys=keys_of(folder, name))
     without_sync(service)
     with game_id("b0" * 6):
         made = service.create(scenario, server_seed=bytes(range(32)))
@@ -319,7 +334,7 @@ def measure_replay(folder: Path, service: GameService, made: NewGame) -> None:
     events = sum(len(e.body.get("events", ())) for e in log)
     service.close()
     url = f"sqlite:///{folder}/games0.sqlite3"
-    keys = folder / "keys"
+    keys = keys_of(folder, "games0.sqlite3")
     from_db = opened(url, made.game, keys, from_snapshot=False)
     # The service that wrote the commands holds the game folded and wrote no snapshot; the
     # next service to open it does, once the fold passes a multiple of K. Here: the snapshot

@@ -9,7 +9,8 @@ import pytest
 import sqlalchemy as sa
 
 from ordnance.game.entries import GENESIS, make_entry, signed
-from ordnance.game.errors import LogMismatch
+from ordnance.game.errors import LogMismatch, RolledBack
+from ordnance.game.heads import Heads
 from ordnance.game.logfile import check_receipt, export_text, read_entries, verify
 from ordnance.game.receipts import Receipt, Receipts
 from ordnance.game.service import GameService
@@ -65,6 +66,13 @@ def test_a_fork_is_refused_against_the_receipt(sqlite_url, new_game):
     engine.dispose()
     other = GameService(sqlite_url)
     try:
+        # The key store keeps the head the service wrote: the service refuses the cut log...
+        with pytest.raises(RolledBack, match="rolled back or forked at entry 2"):
+            other.do(made.game, "german", made.tokens["german"], ["phase", "next"])
+        # ...unless the operator holds the key store too and drops it: only the receipt is left.
+        Heads(other.keys.path / "heads").path(made.game).unlink()
+        other.close()
+        other = GameService(sqlite_url)
         other.do(made.game, "german", made.tokens["german"], ["phase", "next"])
         forked = other.export(made.game).encode()
         assert verify(forked).ok

@@ -28,11 +28,12 @@ from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.errors import BadInput
 from ordnance.core.outfiles import check_output, write_output
 from ordnance.game.entry_words import entry_words
-from ordnance.game.errors import LogMismatch
+from ordnance.game.errors import LogMismatch, RolledBack
 from ordnance.game.receipts import Receipt, Receipts
 
 if TYPE_CHECKING:
     from ordnance.game.entries import Entry
+    from ordnance.game.heads import Head
     from ordnance.game.service import Appended, Applied, GameService, NewGame
 
 Db = Annotated[
@@ -638,21 +639,36 @@ def verify_command(
     as_json: AsJson = False,
 ) -> None:
     """Check an exported log: chain, signatures, replay of every command, every roll against its
-    seed, and your receipt of the game."""
+    seed, your receipt of the game, and the head your key store keeps of it."""
     from ordnance.game.logfile import header_game, verify  # noqa: PLC0415
 
     data = _read(file)
     game = header_game(data)
-    report = verify(data, Receipts().get(game) if game is not None else None)
+    report = verify(
+        data,
+        Receipts().get(game) if game is not None else None,
+        _kept_head(game) if game is not None else None,
+    )
     if as_json:
         emit_json(report.to_json())
     elif report.ok:
         console.print(Text(report.to_json()["explanation"]))
-    if report.failure is not None:
-        raise LogMismatch(report.failure.entry, f"{report.failure.problem} ({file})")
+    failure = report.failure
+    if isinstance(failure, RolledBack):
+        raise RolledBack(failure.game, failure.entry or 0, f"{failure.why} ({file})")
+    if failure is not None:
+        raise LogMismatch(failure.entry, f"{failure.problem} ({file})")
     if game is not None:
         _, entries = _entries_of(data)
         shown(game, len(entries), entries[-1].hash)
+
+
+def _kept_head(game: str) -> Head | None:
+    """The head of ``game`` the local key store keeps ($ORDNANCE_KEYS), if any: the newest
+    entry a service on this key store wrote or read."""
+    from ordnance.game.keystore import KeyStore  # noqa: PLC0415
+
+    return KeyStore().head(game)
 
 
 def _entries_of(data: bytes) -> tuple[str, list[Entry]]:

@@ -50,3 +50,24 @@ class LogMismatch(OrdnanceError):
     def __str__(self) -> str:
         where = "the file header" if self.entry is None else f"entry {self.entry}"
         return f"log does not verify at {where}: {self.problem}"
+
+
+class RolledBack(LogMismatch):
+    """A stored or exported log that stops before, or forks from, the head a key store kept
+    for the game (:mod:`.heads`): entries were deleted, or replaced.
+
+    ``entry`` is the first entry missing, or the kept head's entry when the log holds another.
+
+    >>> str(RolledBack("g1", 5, "the database holds 5 entries"))  # doctest: +ELLIPSIS
+    "game g1: this game's log was rolled back or forked at entry 5: the database holds 5 ..."
+    """
+
+    def __init__(self, game: str, entry: int, why: str) -> None:
+        super().__init__(
+            entry, f"this game's log was rolled back or forked at entry {entry}: {why}"
+        )
+        self.game, self.why = game, why
+        self.args = (game, entry, why)  # as it is made (a copy, a pickle)
+
+    def __str__(self) -> str:
+        return f"game {self.game}: {self.problem}"

@@ -11,6 +11,10 @@ service keeps its secrets in a folder of its own user, created on first use:
 ``seeds/<SHA-256>``    one secret seed (hex) per file, named by its SHA-256: the commitment the
                        log publishes. Content-addressed, so games of several databases (or a game
                        and its imported copy) never collide, and a seed is found from the log alone
+``heads/<game>``       the newest entry (seq, hash) of each game this key store's service wrote
+                       or read: a log stored shorter than it, or forked from it, is refused
+                       (:mod:`.heads`). Not secret, but kept where the game database's writers
+                       cannot reach it
 =====================  ===========================================================================
 
 The folder is mode 0700 and every file 0600; a store whose folder or key file others can read is
@@ -41,9 +45,11 @@ from pathlib import Path
 import platformdirs
 
 from ordnance.core.errors import OrdnanceError
+from ordnance.game.heads import Head, Heads
 
 KEY_FILE = "signing.key"
 SEEDS = "seeds"
+HEADS = "heads"
 _PRIVATE_KEY_BYTES = 32
 _HEX = frozenset("0123456789abcdef")
 
@@ -75,6 +81,7 @@ class KeyStore:
         self._key: bytes | None = None
         self._token_key: bytes | None = None
         self._entry_key: bytes | None = None
+        self._heads: Heads | None = None
 
     # --- the folder --------------------------------------------------------------------------
 
@@ -197,3 +204,30 @@ class KeyStore:
         """Drop a seed once the log has revealed it (it is no secret any more)."""
         if len(name) == 64 and not set(name) - _HEX:
             (self.path / SEEDS / name).unlink(missing_ok=True)
+
+    # --- kept heads --------------------------------------------------------------------------
+
+    def head(self, game: str) -> Head | None:
+        """The newest entry of ``game`` this key store's service wrote or read (None: none)."""
+        if self._heads is None:
+            self._heads = Heads(self.path / HEADS)
+        try:
+            return self._heads.get(game)
+        except OSError as error:
+            raise KeyStoreError(self.path, f"cannot read its heads ({error.strerror})") from None
+
+    def keep_head(self, game: str, seq: int, entry_hash: str) -> None:
+        """Keep entry ``seq`` (``entry_hash``) as ``game``'s head; never moves a head back."""
+        if self._heads is None:
+            self._heads = Heads(self.path / HEADS)
+        try:
+            if not self._heads.made:
+                self._folder(create=True)  # the key store's own folder, private
+            self._heads.keep(game, seq, entry_hash)
+        except OSError as error:
+            raise KeyStoreError(self.path, f"cannot keep a head ({error.strerror})") from None
+
+    def close(self) -> None:
+        """Close the head files kept open."""
+        if self._heads is not None:
+            self._heads.close()

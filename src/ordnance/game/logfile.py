@@ -53,6 +53,7 @@ from ordnance.game.entries import GENESIS, Entry, canonical
 from ordnance.game.errors import LogMismatch
 from ordnance.game.fairdice import commitment, faces
 from ordnance.game.fold import Game, apply_entry, command_body
+from ordnance.game.heads import Head, check_log
 from ordnance.game.pbem import check_secret
 from ordnance.game.receipts import Receipt
 from ordnance.game.signing import Coverage, declared_key, fingerprint
@@ -264,11 +265,13 @@ def _explain(report: Report) -> str:
     return text + "."
 
 
-def verify(data: bytes, receipt: Receipt | None = None) -> Report:
+def verify(data: bytes, receipt: Receipt | None = None, kept: Head | None = None) -> Report:
     """Check a whole exported log (see the module docstring); never raises for a bad log.
 
     ``receipt``: the last head this reader was shown of the game (checked when it names the
-    file's game).
+    file's game). ``kept``: the head the reader's key store keeps for the file's game (the
+    newest entry its service wrote or read, :mod:`.heads`); a file that stops before it or
+    forks from it fails (RolledBack).
     """
     counts = Counts()
     game_id: str | None = None
@@ -276,6 +279,7 @@ def verify(data: bytes, receipt: Receipt | None = None) -> Report:
         game_id, opening, log = _read(data)
         counts.entries = len(log)
         _replay(game_id, log, counts, opening)
+        check_log(game_id, kept, len(log), lambda seq: log[seq].hash, "the file")
         if receipt is not None and receipt.game == game_id:
             check_receipt(receipt, log)
         else:

@@ -68,7 +68,8 @@ from ordnance.game.fairdice import (
     parse_entered,
 )
 from ordnance.game.fold import Game, apply_entry, command_body, resolve_command
-from ordnance.game.keystore import KeyStore
+from ordnance.game.heads import Head, check_log
+from ordnance.game.keystore import KeyStore, KeyStoreError
 from ordnance.game.logfile import export_text, header_game, read_verified
 from ordnance.game.pbem import Invitation, ProbeDice, RollsNeeded, new_code, other_side
 from ordnance.game.scenario import Scenario, load_scenario_file
@@ -204,6 +205,7 @@ class GameService:
 
     def close(self) -> None:
         self.store.close()
+        self.keys.close()
 
     @property
     def signer(self) -> Signer:
@@ -273,6 +275,7 @@ class GameService:
         tokens = {side: new_token() for side in playing}
         self.store.create(game_id, scenario.ruleset, [first], self._macs(game_id, tokens))
         self._games[game_id] = game
+        self._keep_head(game)
         invitations = {
             side: Invitation(
                 game_id, side, code, export_text(game_id, [first], self._opening(first))
@@ -307,6 +310,9 @@ class GameService:
         if game_id is not None and self.store.has_game(game_id):
             return self._append(game_id, data)
         log, game = read_verified(data)
+        # A game this key store's service served elsewhere (another database): the file must
+        # reach the head it kept, as a copy of it in a database must.
+        check_log(game.id, self.keys.head(game.id), len(log), lambda s: log[s].hash, "the file")
         if game.by_email:
             raise BadInput(
                 "log",
@@ -334,6 +340,7 @@ class GameService:
             game.id, game.scenario.ruleset, [*self._macked(log), *new], self._macs(game.id, tokens)
         )
         self._games[game.id] = game
+        self._keep_head(game)
         promised = game.dice.commitments[game.dice.epoch] if game.dice.commitments else None
         return NewGame(
             game.id, tokens, game.version, promised, self.signer.declaration(), {}, game.head
@@ -361,6 +368,7 @@ class GameService:
             game.id, game.scenario.ruleset, [*self._macked(log), entry], self._macs(game.id, tokens)
         )
         self._games[game.id] = game
+        self._keep_head(game)
         return NewGame(
             game.id, tokens, game.version, None, self.signer.declaration(), {}, game.head
         )
@@ -369,6 +377,8 @@ class GameService:
         held = self.game(game_id)
         local = self.store.entries(game_id)
         log, _ = read_verified(data, legacy_key=held.custodian)
+        # The copy here reached the kept head (self.game checked it), and the file must extend
+        # the copy: an older file is named as such below, not as a rolled-back log.
         if len(log) < len(local):
             raise LogMismatch(
                 len(log),
@@ -400,10 +410,23 @@ class GameService:
 
         Every entry read is checked: its hash, its place in the chain and its writer's
         signature; one that fails is refused (LogMismatch naming it), whatever wrote it there.
+        A log that stops before the head the key store keeps for the game, or forks from it,
+        is refused (RolledBack, :mod:`.heads`); else its newest entry becomes the kept head.
         """
-        version = self.store.version(game_id)
+        # The kept head is read before the version: a head is kept only once its entry is
+        # committed, so a version read after it reaches it unless entries were deleted.
+        kept = self.keys.head(game_id)
+        version, tip = self.store.tip(game_id)
         game = self._games.get(game_id)
-        if game is None or game.version > version:
+        log: list[Entry] | None = None
+        if game is not None and game.version == version:
+            # The same number of entries is the same log only if its last entry is the same.
+            log = [] if game.head == tip else None
+        elif game is not None and game.version < version:
+            log = self.store.entries(game_id, game.version)
+            if log and log[0].prev != game.head:
+                log = None  # the stored log does not extend the one folded here
+        if game is None or log is None:
             # A snapshot this service signed that matches the chain, plus the entries after
             # it (each checked below); else the whole log.
             found = snapshots.load(self.store, game_id, version, self._start, self.signer)
@@ -415,17 +438,41 @@ class GameService:
                 game, log = found
             folded_from = game.version
         else:
-            log = self.store.entries(game_id, game.version) if game.version < version else []
             folded_from = version  # a game this service holds folded needs no snapshot
         for entry in log:
             self._check_stored(game, entry)
             game = apply_entry(game, entry)
+        self._check_head(game, kept, log)
         self._games[game_id] = game
         # Opened from the database: a snapshot once the fold passed a multiple of K since the
         # newest one (the next service to open the game folds only what follows).
         if snapshots.due(folded_from, game.version, self.snapshot_every):
             snapshots.save(self.store, game, self.signer)
         return game
+
+    def _check_head(self, game: Game, kept: Head | None, log: Sequence[Entry]) -> None:
+        """Refuse ``game`` (folded from the database, ``log`` the entries just read) if it
+        stops before or forks from ``kept``; else keep its newest entry as the head."""
+        last = game.version - 1
+        if kept is not None and kept.seq == last and kept.hash == game.head:
+            return  # the usual case: the head this service or another one kept last
+
+        def hash_at(seq: int) -> str:
+            if seq == last:
+                return game.head
+            if log and log[0].seq <= seq:
+                return log[seq - log[0].seq].hash
+            # Only when the kept head lags behind a game this service holds folded.
+            return self.store.entries(game.id, seq, seq + 1)[0].hash
+
+        check_log(game.id, kept, game.version, hash_at, "the database")
+        self.keys.keep_head(game.id, last, game.head)
+
+    def _keep_head(self, game: Game) -> None:
+        """Keep the head of entries just committed. A key store that cannot be written now
+        does not undo the commit: the next read of the game keeps it, or says why not."""
+        with contextlib.suppress(KeyStoreError):
+            self.keys.keep_head(game.id, game.version - 1, game.head)
 
     def _start(self, entry: Entry) -> Game:
         # A game started before signing (migration 0002 signed it with this service's key).
@@ -550,9 +597,11 @@ class GameService:
     ) -> Applied:
         """Check, resolve and store one command of ``side``.
 
-        The command is decided on the game as this service last saw it, and stored in one
-        transaction that checks the version; if another writer moved the game meanwhile and no
-        ``expect_version`` was given, it is decided once more on the stored game.
+        The command is decided on the stored game (its version is read first: a game another
+        process moved on is folded up to it, never decided from this service's cache), and
+        stored in one transaction that checks the version; if another writer moved the game
+        between the read and the append and no ``expect_version`` was given, it is decided
+        once more on the stored game.
 
         ``entropy``: the acting client's fresh random bytes (hex,
         :func:`~ordnance.game.fairdice.new_entropy`), mixed into a fair game's rolls with the
@@ -561,15 +610,11 @@ class GameService:
         one, this process is the client and draws it here.
         """
         try:
-            return self._do(
-                game_id, side, token, words, expect_version, entropy=entropy, cached=True
-            )
+            return self._do(game_id, side, token, words, expect_version, entropy=entropy)
         except StaleState:
             if expect_version is not None:
                 raise
-            return self._do(
-                game_id, side, token, words, expect_version, entropy=entropy, cached=False
-            )
+            return self._do(game_id, side, token, words, expect_version, entropy=entropy)
 
     def _do(
         self,
@@ -580,9 +625,8 @@ class GameService:
         expect_version: int | None,
         *,
         entropy: str | None,
-        cached: bool,
     ) -> Applied:
-        game = self._authorized(game_id, side, token, expect_version, cached=cached)
+        game = self._authorized(game_id, side, token, expect_version)
         fold.check_open(game)
         rest, entered = split_dice(words)
         command = game.rules.parse_command(side, rest)
@@ -728,21 +772,10 @@ class GameService:
 
     # --- helpers -----------------------------------------------------------------------------
 
-    def _authorized(
-        self,
-        game_id: str,
-        side: str,
-        token: str,
-        expect_version: int | None,
-        *,
-        cached: bool = False,
-    ) -> Game:
-        # ``cached``: the game as last seen, without asking the database (the append's version
-        # check catches a game that moved); else, and when the caller expects another version,
-        # the stored game.
-        game = self._games.get(game_id) if cached else None
-        if game is None or (expect_version is not None and expect_version != game.version):
-            game = self.game(game_id)
+    def _authorized(self, game_id: str, side: str, token: str, expect_version: int | None) -> Game:
+        # Always the stored game: another process may have moved it on (a decision from this
+        # service's cache would refuse legal commands), or someone may have cut its log short.
+        game = self.game(game_id)
         game.check_side(side)
         key = (game_id, side)
         hashed = token_hash(token)
@@ -828,6 +861,7 @@ class GameService:
             self._games.pop(game.id, None)
             raise
         self._games[game.id] = after
+        self._keep_head(after)
         for entry in new:
             if entry.type == "reveal":
                 # Public now: the key store need not keep it.

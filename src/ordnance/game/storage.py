@@ -272,15 +272,37 @@ class Store:
 
     def version(self, game: str) -> int:
         """The number of entries of ``game``; BadInput when there is no such game."""
-        # Asked at every open and every read of a game: plain SQL on the driver (a fresh
-        # process would otherwise compile the statement first).
-        with self.reading() as connection:
-            found = connection.exec_driver_sql(
-                f"SELECT version FROM games WHERE id = {self.mark}", (game,)
-            ).scalar_one_or_none()
+        # Asked at every command, open and read of a game: on a SQLite file on the appender's
+        # kept connection; else plain SQL on the driver (a fresh process would otherwise
+        # compile the statement first).
+        appender = self._appender
+        if appender is None and self.engine.dialect.name == "sqlite":
+            appender = self._appender = _Appender(self.engine)
+        found = appender.version(game) if appender is not None else _UNREAD
+        if found is _UNREAD:
+            with self.reading() as connection:
+                found = connection.exec_driver_sql(
+                    f"SELECT version FROM games WHERE id = {self.mark}", (game,)
+                ).scalar_one_or_none()
         if found is None:
             raise BadInput("game", game, f"no such game in {self._shown}")
         return int(found)
+
+    def tip(self, game: str) -> tuple[int, str | None]:
+        """The number of entries of ``game`` and the hash of its last one (None when that
+        entry is missing); BadInput when there is no such game. Asked before every command:
+        a log can be cut and written again to the same length, so the number alone does
+        not tell a log this process folded from another one."""
+        appender = self._appender
+        if appender is None and self.engine.dialect.name == "sqlite":
+            appender = self._appender = _Appender(self.engine)
+        found = appender.tip(game) if appender is not None else _UNREAD
+        if found is _UNREAD:
+            with self.reading() as connection:
+                found = connection.exec_driver_sql(_TIP.format(mark=self.mark), (game,)).first()
+        if found is None:
+            raise BadInput("game", game, f"no such game in {self._shown}")
+        return int(found[0]), None if found[1] is None else str(found[1])
 
     def has_game(self, game: str) -> bool:
         with self.reading() as connection:
@@ -431,6 +453,14 @@ class Store:
             )
 
 
+_UNREAD: Any = object()  # the appender's fast read did not run
+# A game's version and the hash of its last entry, in one indexed look-up.
+_TIP = (
+    "SELECT g.version, e.hash FROM games g LEFT JOIN entries e"
+    " ON e.game_id = g.id AND e.seq = g.version - 1 WHERE g.id = {mark}"
+)
+
+
 class _Appender:
     """The append of :meth:`Store.append` on the driver's own connection.
 
@@ -465,6 +495,8 @@ class _Appender:
             f" VALUES ({', '.join([mark] * 9)})"
         )
         self.notify = f"SELECT pg_notify({mark}, {mark})"
+        self.read = f"SELECT version FROM games WHERE id = {mark}"
+        self.read_tip = _TIP.format(mark=mark)
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
         """Store the entries if the game stands at ``based_on``; False if it does not."""
@@ -484,7 +516,39 @@ class _Appender:
         finally:
             raw.close()  # back to the pool
 
-    def _append_kept(self, game: str, based_on: int, rows: list[tuple[Any, ...]]) -> bool:
+    def version(self, game: str) -> Any:
+        """The stored version of ``game`` (None: no such game) read on the kept connection,
+        or ``_UNREAD`` when there is none to use (another thread holds it; not a file)."""
+        rows = self._read(self.read, game)
+        if rows is _UNREAD:
+            return _UNREAD
+        return rows[0][0] if rows else None
+
+    def tip(self, game: str) -> Any:
+        """(version, hash of the last entry) of ``game`` (None: no such game), as
+        :meth:`version` reads."""
+        rows = self._read(self.read_tip, game)
+        if rows is _UNREAD:
+            return _UNREAD
+        return rows[0] if rows else None
+
+    def _read(self, query: str, game: str) -> Any:
+        if not (self.keeps and self._busy.acquire(blocking=False)):
+            return _UNREAD
+        try:
+            raw = self._kept_connection()
+            try:
+                # A statement of its own (no BEGIN): it reads the newest commit.
+                # fetchall: the statement runs to its end, so it holds no read snapshot after.
+                return self._kept_cursor.execute(query, (game,)).fetchall()
+            except self.dbapi.Error as error:
+                self._kept = self._kept_cursor = None
+                raw.close()  # back to the pool, which resets it (or drops it when it is broken)
+                raise driver_failure(self.shown, error) from None
+        finally:
+            self._busy.release()
+
+    def _kept_connection(self) -> Any:
         raw = self._kept
         if raw is None or self._kept_by != os.getpid():
             raw = self._connect()
@@ -492,6 +556,10 @@ class _Appender:
             driver: Any = raw.driver_connection
             self._kept_cursor = driver.cursor()
             self._kept, self._kept_by = raw, os.getpid()
+        return raw
+
+    def _append_kept(self, game: str, based_on: int, rows: list[tuple[Any, ...]]) -> bool:
+        raw = self._kept_connection()
         try:
             return self._append(raw, game, based_on, rows, self._kept_cursor)
         except BaseException:

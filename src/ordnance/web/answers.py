@@ -18,13 +18,15 @@ import sqlite3
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.game.dberrors import StorageError
-from ordnance.game.errors import NotAuthorized, StaleState
+from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 
 log = logging.getLogger("ordnance.web")
 
 # First match wins: subclasses before their bases.
 ANSWERS: tuple[tuple[type[OrdnanceError], str, int], ...] = (
     (IllegalAction, "refused", 409),
+    # The stored log conflicts with the head the server kept: nothing is served from it.
+    (RolledBack, "rolled-back", 409),
     (StaleState, "stale", 409),
     (NotAuthorized, "not-authorized", 403),
     (StorageError, "unavailable", 503),

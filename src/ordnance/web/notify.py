@@ -3,7 +3,8 @@
 On PostgreSQL every stored write sends ``NOTIFY ordnance_games, 'GAME:VERSION'`` in its own
 transaction (:mod:`ordnance.game.storage`), delivered to every listening session once it
 commits. Each app keeps one listening connection (psycopg 3, autocommit) in a task: a
-notification moves the game's version in :class:`~ordnance.web.table.News`, which wakes the
+notification names a game whose stored version is then read (never the payload's, which anyone
+with the credentials can send) and noted in :class:`~ordnance.web.table.News`, which wakes the
 event streams of that game's pages on this process. When the connection is lost (a database
 restart, a network fault) the task reconnects with back-off, then reads every game's version
 once, so pages resync with whatever was written while nobody listened. Nothing else is shared
@@ -67,6 +68,25 @@ async def resync(table: Table) -> bool:
     return True
 
 
+async def believe(table: Table, payload: str) -> None:
+    """Note the version the store holds for the game a notification names.
+
+    Anyone with the database's credentials can send a notification; one naming a version far
+    ahead would make every real one look old. So the payload only says which game to look at:
+    its version is read from the store (an unknown game, or a store that cannot answer now, is
+    let go: the next resync catches up).
+    """
+    found = parse_payload(payload)
+    if found is None:
+        return
+    game = found[0]
+    try:
+        version = await asyncio.to_thread(table.service.store.version, game)
+    except OrdnanceError:
+        return
+    table.news.note(game, version)
+
+
 async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None = None) -> None:
     """Follow ``NOTIFY ordnance_games`` forever, reconnecting and resyncing after a fault."""
     # Imported here: psycopg is the postgres extra, and a table on SQLite never needs it.
@@ -85,9 +105,7 @@ async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None 
                     got = False
                     async for note in connection.notifies(timeout=LIVENESS):
                         got = True
-                        found = parse_payload(note.payload)
-                        if found is not None:
-                            table.news.note(*found)
+                        await believe(table, note.payload)
                     if not got:
                         # Quiet for a while: make sure the server is still there.
                         await connection.execute("SELECT 1")

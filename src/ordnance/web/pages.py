@@ -29,7 +29,7 @@ from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.limits import MAX_NUMBER, whole_number
 from ordnance.core.maps import bundled_maps
 from ordnance.game.dberrors import StorageError
-from ordnance.game.errors import NotAuthorized, StaleState
+from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 from ordnance.game.registry import names
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
@@ -381,6 +381,15 @@ def _page(
             folded = table.service.game(game)
             info = table.service.status(game, side)
             log = table.service.log(game)
+        except RolledBack as error:
+            return render(
+                request,
+                "message.html",
+                409,
+                title="This game's log was rolled back",
+                message=f"{error}. The server refuses to show or play it: ask its operator to"
+                " restore the database from a backup that holds every entry.",
+            )
         except OrdnanceError as error:
             return error_page(request, error)
         state = info["state"]
