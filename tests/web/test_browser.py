@@ -2,7 +2,8 @@
 
 Two browser contexts (two players, or a player and a spectator against the AI) play each
 bundled example through the pages only; each sees the other's action arrive without a reload.
-Screenshots go to test-artifacts/web/. scripts/ensure_chromium.sh installs the browser.
+Screenshots go to $ORDNANCE_ARTIFACTS/web/ (default: ordnance-test-artifacts/web/ in the system's
+temporary folder, never inside the checkout). scripts/ensure_chromium.sh installs the browser.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,13 @@ from playwright.sync_api import Browser, Page, expect
 from ordnance.game.logfile import verify
 
 CHROMIUM = os.environ.get("ORDNANCE_CHROMIUM", "/usr/lib/chromium/chromium-headless-shell")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+ARTIFACTS = (
+    Path(
+        os.environ.get("ORDNANCE_ARTIFACTS")
+        or Path(tempfile.gettempdir()) / "ordnance-test-artifacts"
+    )
+    / "web"
+)
 SERIOUS = ("serious", "critical")
 
 
