@@ -27,6 +27,7 @@ import yaml
 
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput, IllegalAction
+from ordnance.core.maps import MapFiles
 from ordnance.game import autoplay
 from ordnance.game.fold import Game
 from ordnance.game.rolls import NeededRoll, needed_rolls
@@ -58,7 +59,7 @@ def _scenario(path: Path, dice: str, ai: tuple[str, ...]) -> Any:
     if data["ruleset"] == "vv":
         for side, sheet in data["sides"].items():
             sheet["ai"] = side in ai
-    return scenario_from_mapping(data, path.parent)
+    return scenario_from_mapping(data, MapFiles.folder(path.parent))
 
 
 def _face(rng: random.Random, roll: NeededRoll) -> str:

@@ -19,7 +19,7 @@ from ordnance.game.service import GameService
 from ordnance.game.storage import StorageError
 from ordnance.web.notify import believe, conninfo, listen
 from ordnance.web.pages import _scenario
-from ordnance.web.table import Table, scenario_from_text
+from ordnance.web.table import Table, new_game_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 harness: Any = importlib.import_module("web_harness")
@@ -77,7 +77,7 @@ def test_a_table_decides_on_the_game_another_process_moved_on(tmp_path: Path) ->
     one = Table(str(tmp_path / "games.db"), tmp_path / "ai.json")
     two = Table(str(tmp_path / "games.db"), tmp_path / "ai.json")
     try:
-        made = one.create(scenario_from_text(_demo()))
+        made = one.create(new_game_scenario(_demo())[0])
         german = made.tokens["german"]
         assert one.call(lambda s: s.status(made.game))["state"]["phase"] == "RPh"
         for _ in range(2):
@@ -122,7 +122,7 @@ def test_a_rolled_back_log_is_409_on_the_api_and_a_sentence_on_the_page(client, 
 def test_a_notification_is_believed_only_as_far_as_the_store_says(tmp_path: Path) -> None:
     table = Table(str(tmp_path / "games.db"), tmp_path / "ai.json")
     try:
-        made = table.create(scenario_from_text(_demo()))
+        made = table.create(new_game_scenario(_demo())[0])
         asyncio.run(believe(table, f"{made.game}:999999"))
         assert table.news.version(made.game) == 1
         asyncio.run(believe(table, "0badc0ffee00:7"))  # no such game: let go
@@ -142,7 +142,7 @@ def test_a_forged_notify_does_not_stop_the_pushes_of_a_game(tmp_path: Path) -> N
         table = Table(url, tmp_path / "ai.json")
         other = GameService(url)
         try:
-            made = table.create(scenario_from_text(_demo()))
+            made = table.create(new_game_scenario(_demo())[0])
             seen = asyncio.run(_forged_then_real(table, other, made, url))
         finally:
             table.close()
