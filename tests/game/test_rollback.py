@@ -47,6 +47,33 @@ def shot_at(service: GameService, made) -> int:
     return service.do(made.game, "german", german, SHOT, entropy=new_entropy()).version
 
 
+@pytest.mark.clause("SYS.record")
+def test_a_game_with_every_entry_deleted_is_refused_in_one_line(db_url, new_game, tmp_path):
+    _, made = new_game(db_url)
+    sql(
+        db_url,
+        f"DELETE FROM entries WHERE game_id = '{made.game}'",
+        f"UPDATE games SET version = 0 WHERE id = '{made.game}'",
+    )
+    # The key store keeps the start entry as the game's head: a rollback to nothing.
+    restarted = GameService(db_url)
+    try:
+        with pytest.raises(
+            RolledBack,
+            match="rolled back or forked at entry 0: the database holds none of its entries",
+        ):
+            restarted.status(made.game)
+    finally:
+        restarted.close()
+    # Without a kept head (another key store) it is still one line, never an IndexError.
+    stranger = GameService(db_url, keys=tmp_path / "other-keys")
+    try:
+        with pytest.raises(LogMismatch, match="no entries in the database"):
+            stranger.status(made.game)
+    finally:
+        stranger.close()
+
+
 @pytest.mark.clause("SYS.record", "SYS.dice")
 def test_deleting_the_last_roll_and_sending_it_again_is_refused(db_url, new_game):
     service, made = new_game(db_url)

@@ -258,8 +258,9 @@ def check_log(
         raise RolledBack(
             game,
             length,
-            f"{holder} ends at entry {length - 1}, but entry {kept.seq} was stored and the key"
-            " store keeps it as the game's head: entries were deleted",
+            f"{holder} {f'ends at entry {length - 1}' if length else 'holds none of its entries'},"
+            f" but entry {kept.seq} was stored and the key store keeps it as the game's head:"
+            " entries were deleted",
         )
     if hash_at(kept.seq) != kept.hash:
         raise RolledBack(

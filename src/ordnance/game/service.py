@@ -432,6 +432,10 @@ class GameService:
             found = snapshots.load(self.store, game_id, version, self._start, self.signer)
             if found is None:
                 log = self.store.entries(game_id)
+                if not log:
+                    # Every entry deleted, the start included: a rollback if a head is kept.
+                    check_log(game_id, kept, 0, lambda seq: "", "the database")
+                    raise LogMismatch(0, "the game has no entries in the database")
                 game = self._start(log[0])
                 log = log[1:]
             else:
