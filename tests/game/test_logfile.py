@@ -210,3 +210,13 @@ def test_import_stores_a_verified_log_and_play_continues(exported, tmp_path):
             service.import_log(tampered)
     finally:
         service.close()
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_header_line_of_megabytes_is_refused_before_it_is_parsed():
+    # 10 MB whose first line is one JSON array of five million values: refused by its length
+    # (a header is about 250 bytes), never parsed into a list of that size.
+    data = b"[" + b"1," * 5_000_000 + b"1]\n" + b'{"seq":0},\n]}\n'
+    with pytest.raises(LogMismatch, match="first line is over 4 KiB"):
+        read_entries(data)
+    assert "over 4 KiB" in verify(data).to_json()["explanation"]

@@ -63,6 +63,9 @@ FORMAT_VERSION = 3
 READS = (2, 3)  # version 2: every entry signed; version 3: signed heads
 _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,40}")
 _FOOTER = "]}"
+# A header line names the format, its version, the game and the signer: about 250 bytes. A
+# longer one is refused before it is parsed (a hostile file's first line may be all of it).
+_HEADER_BYTES = 4096
 
 
 def _header_line(game: str, opening: Mapping[str, str], version: int = FORMAT_VERSION) -> str:
@@ -84,13 +87,15 @@ def export_text(game: str, log: list[Entry], opening: Mapping[str, str]) -> str:
 def header_game(data: bytes) -> str | None:
     """The game id a file's header names, or None when the header cannot be read."""
     try:
-        return _header(data.split(b"\n", 1)[0])[0]
+        return _header(data[: _HEADER_BYTES + 1].split(b"\n", 1)[0])[0]
     except LogMismatch:
         return None
 
 
 def _header(raw: bytes) -> tuple[str, str]:
     """The game id and opening public key of a header line, checked byte for byte."""
+    if len(raw) > _HEADER_BYTES:
+        raise LogMismatch(None, f"not an {FORMAT} header (its first line is over 4 KiB)")
     text = _decoded(raw, None)
     try:
         with parsing("log header", "header"):
@@ -128,10 +133,13 @@ def read_entries(data: bytes) -> tuple[str, list[Entry]]:
 
 
 def _read(data: bytes) -> tuple[str, str, list[Entry]]:
+    if not data.endswith(f"\n{_FOOTER}\n".encode()):
+        raise LogMismatch(None, "the file does not end with the line ']}' and a newline")
+    # The header is read before the whole file is split into lines.
+    game, opening = _header(data[: _HEADER_BYTES + 1].split(b"\n", 1)[0])
     lines = data.split(b"\n")
     if len(lines) < 4 or lines[-1] != b"" or lines[-2] != _FOOTER.encode():
         raise LogMismatch(None, "the file does not end with the line ']}' and a newline")
-    game, opening = _header(lines[0])
     entries: list[Entry] = []
     body_lines = lines[1:-2]
     for index, raw in enumerate(body_lines):
