@@ -270,14 +270,18 @@ class Store:
 
     # --- reads -------------------------------------------------------------------------------
 
+    def _sqlite_appender(self) -> _Appender | None:
+        """The appender's kept connection on a SQLite file (made on first use), else None."""
+        if self._appender is None and self.engine.dialect.name == "sqlite":
+            self._appender = _Appender(self.engine)
+        return self._appender
+
     def version(self, game: str) -> int:
         """The number of entries of ``game``; BadInput when there is no such game."""
         # Asked at every command, open and read of a game: on a SQLite file on the appender's
         # kept connection; else plain SQL on the driver (a fresh process would otherwise
         # compile the statement first).
-        appender = self._appender
-        if appender is None and self.engine.dialect.name == "sqlite":
-            appender = self._appender = _Appender(self.engine)
+        appender = self._sqlite_appender()
         found = appender.version(game) if appender is not None else _UNREAD
         if found is _UNREAD:
             with self.reading() as connection:
@@ -293,9 +297,7 @@ class Store:
         entry is missing); BadInput when there is no such game. Asked before every command:
         a log can be cut and written again to the same length, so the number alone does
         not tell a log this process folded from another one."""
-        appender = self._appender
-        if appender is None and self.engine.dialect.name == "sqlite":
-            appender = self._appender = _Appender(self.engine)
+        appender = self._sqlite_appender()
         found = appender.tip(game) if appender is not None else _UNREAD
         if found is _UNREAD:
             with self.reading() as connection:

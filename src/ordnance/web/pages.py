@@ -467,6 +467,23 @@ def _version(form: FormData) -> int | None:
     return whole_number(text, "version", 0, MAX_NUMBER) if text else None
 
 
+def _not_done(
+    request: Request, game: str, side: str, error: OrdnanceError, **page: Any
+) -> Response:
+    """The answer to a side's action the service did not take: the table again with why
+    (stale, refused, bad input), the rejoin page for a bad token, a page for a lost database."""
+    if isinstance(error, StaleState):
+        return _page(request, game, side, notice=f"Not applied. {error}", status=409)
+    if isinstance(error, NotAuthorized):
+        return rejoin_page(request, game, side)
+    if isinstance(error, StorageError):
+        return error_page(request, error)
+    clause = error.clause if isinstance(error, IllegalAction) else None
+    return _page(
+        request, game, side, notice=str(error), refused=clause, status=answer_of(error)[1], **page
+    )
+
+
 @router.post("/games/{game}/{side}/do")
 async def act(request: Request, game: str, side: str) -> Response:
     got = await _side_form(request, game, side)
@@ -490,18 +507,8 @@ async def act(request: Request, game: str, side: str) -> Response:
         )
     except ValueError as error:  # shlex: an unclosed quote
         return _page(request, game, side, notice=f"bad command: {error}", status=422)
-    except StaleState as error:
-        return _page(request, game, side, notice=f"Not applied. {error}", status=409)
-    except NotAuthorized:
-        return rejoin_page(request, game, side)
-    except StorageError as error:
-        return error_page(request, error)
-    except (IllegalAction, BadInput, OrdnanceError) as error:
-        status = answer_of(error)[1]
-        clause = error.clause if isinstance(error, IllegalAction) else None
-        return _page(
-            request, game, side, action=action, notice=str(error), refused=clause, status=status
-        )
+    except OrdnanceError as error:
+        return _not_done(request, game, side, error, action=action)
     return RedirectResponse(f"/games/{game}/{side}?notice=Done: version {applied.version}", 303)
 
 
@@ -519,15 +526,8 @@ async def ai_dice(request: Request, game: str, side: str) -> Response:
         moves = await asyncio.to_thread(
             lambda: table.ai_dice(game, side, token, dice, expect=version, command=command)
         )
-    except StaleState as error:
-        return _page(request, game, side, notice=f"Not applied. {error}", status=409)
-    except NotAuthorized:
-        return rejoin_page(request, game, side)
-    except StorageError as error:
-        return error_page(request, error)
-    except (IllegalAction, BadInput, OrdnanceError) as error:
-        status = answer_of(error)[1]
-        return _page(request, game, side, notice=str(error), status=status, ai_given=dice)
+    except OrdnanceError as error:
+        return _not_done(request, game, side, error, ai_given=dice)
     done = moves[-1].version if moves else version
     return RedirectResponse(
         f"/games/{game}/{side}?notice=The AI played with your dice: version {done}", 303
