@@ -37,7 +37,7 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_NUMBER
@@ -79,11 +79,24 @@ def verbatim(text: str) -> str:
     return text
 
 
+# What a parameter holds, for a face that builds a field for it (the web table's preview):
+# a map hex, a unit id, an ammunition type, a whole number (with ``low``/``high``), one of
+# ``choices``, a flag (an option without a value), or free text.
+ParamKind = Literal["hex", "unit", "ammo", "number", "choice", "flag", "text"]
+
+
 @dataclass(frozen=True)
 class Option:
     """One ``--option``: the argument it fills, how its value is read, whether it repeats.
 
-    ``read`` None makes a flag (no value). ``metavar`` names the value in the help.
+    ``read`` None makes a flag (no value). ``metavar`` names the value in the help. ``kind``
+    (with ``choices``, ``low``, ``high``) says what the value is, so a face can ask for it;
+    ``ask``: the board asks for it before an action whose words leave it out.
+
+    >>> Option("to_hit", whole_number, kind="number", low=2, high=12, ask=True).field_kind
+    'number'
+    >>> Option("ce", None).field_kind
+    'flag'
     """
 
     arg: str
@@ -91,6 +104,16 @@ class Option:
     repeats: bool = False
     help: str = ""
     metavar: str = "VALUE"
+    kind: ParamKind = "text"
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    ask: bool = False
+
+    @property
+    def field_kind(self) -> ParamKind:
+        """``kind``, except that an option without a value is always a flag."""
+        return "flag" if self.read is None else self.kind
 
 
 @dataclass(frozen=True)
@@ -98,7 +121,8 @@ class Positional:
     """The word(s) a verb names first: its argument, help name, and what a refusal calls it.
 
     ``many``: any number of words (none included); ``optional``: the word may be left out
-    (the ruleset then decides what that means).
+    (the ruleset then decides what that means). ``kind`` as for :class:`Option`: ``"unit"``
+    when the words name units (comma-separated for a group), ``"hex"`` when they name a hex.
     """
 
     arg: str
@@ -108,6 +132,7 @@ class Positional:
     help: str = ""
     many: bool = False
     optional: bool = False
+    kind: ParamKind = "text"
 
 
 @dataclass(frozen=True)

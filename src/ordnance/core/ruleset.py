@@ -30,6 +30,7 @@ from ordnance.core.maps import CounterView, GameMap, MapFiles, TerrainChart
 
 if TYPE_CHECKING:
     from ordnance.core.command_words import CommandTable
+    from ordnance.core.odds import Distribution
 
 JsonObject = dict[str, Any]
 RollKind = Literal["DR", "dr"]
@@ -286,6 +287,22 @@ class AiPlayer(Protocol):
 
     def ai_command(self, state: Any, side: str) -> str | None:
         """The AI's next command for ``side`` (None: nothing for it to decide now)."""
+        ...
+
+
+@runtime_checkable
+class ChanceOutcomes(Protocol):
+    """Optional: a ruleset that gives the exact odds of a command before it is rolled.
+
+    The board's preview shows them for every action that rolls; a command that rolls nothing
+    (a move, a phase change) raises :class:`~ordnance.core.errors.BadInput` or returns a
+    distribution of one outcome, and one the rules refuse raises its
+    :class:`~ordnance.core.errors.IllegalAction`, as :meth:`Ruleset.resolve` would.
+    """
+
+    def chance_outcomes(self, state: Any, command: Command) -> Distribution[Any]:
+        """Every outcome of ``command`` in ``state`` with its exact probability (summing to 1);
+        outcomes are values with a plain text form (``str(outcome)`` is what a table shows)."""
         ...
 
 
