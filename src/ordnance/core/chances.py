@@ -83,6 +83,19 @@ def every_face(kind: RollKind) -> Classes:
     return _EVERY[kind]
 
 
+def unread(kind: RollKind) -> Classes:
+    """A roll whose faces the outcome never reads and nothing after it depends on: one class
+    standing for every face, fed without branching.
+
+    >>> [(str(face), n) for face, n in unread("DR")]
+    [('1,1', 36)]
+    """
+    return _UNREAD[kind]
+
+
+_UNREAD: dict[RollKind, Classes] = {"DR": ((DR(1, 1), 36),), "dr": ((DieRoll(1), 6),)}
+
+
 def by_higher_die() -> Classes:
     """A DR read only by its higher die: six classes, (1,1) for 1 up to (6,1) for 6.
 

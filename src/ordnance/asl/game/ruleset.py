@@ -29,6 +29,7 @@ from ordnance.asl.game.afv import afv_view
 from ordnance.asl.game.commands import COMMANDS, parse_command
 from ordnance.asl.game.counters import counters
 from ordnance.asl.game.event_text import describe
+from ordnance.asl.game.outcomes import fire_odds
 from ordnance.asl.game.markers import SmokeMarker
 from ordnance.asl.game.scenario import Sheet, Unit, load_scenario
 from ordnance.asl.game.sight import live_map
@@ -39,7 +40,8 @@ from ordnance.asl.terrain import asl_chart
 from ordnance.core.command_words import CommandTable
 from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps import BUNDLED_ONLY, CounterView, GameMap, MapFiles, TerrainChart
-from ordnance.core.ruleset import Event, JsonObject, passes_checks
+from ordnance.core.odds import Distribution
+from ordnance.core.ruleset import Command, Event, JsonObject, passes_checks
 
 # Ammunition a command can declare, besides what a counter lists (ordinary AP and HE).
 _ORDINARY = (Family.AP, Family.HE)
@@ -99,6 +101,10 @@ class AslRuleset:
     def describe_event(self, event: Event) -> str:
         """The event as a sentence (:mod:`.event_text`)."""
         return describe(event.kind, event.data)
+
+    def chance_outcomes(self, state: AslState, command: Command) -> Distribution[str]:
+        """The exact odds of every outcome of ``command``, in words (:mod:`.outcomes`)."""
+        return fire_odds(state, command)
 
     def live_map(self, state: AslState) -> tuple[GameMap, TerrainChart] | None:
         """The scenario's map with the game's SMOKE on it, and the table to draw it with."""

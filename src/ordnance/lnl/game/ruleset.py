@@ -30,7 +30,9 @@ from typing import Any
 from ordnance.core.command_words import CommandTable
 from ordnance.core.dice import DiceSource
 from ordnance.core.maps import BUNDLED_ONLY, CounterView, GameMap, MapFiles, TerrainChart
+from ordnance.core.odds import Distribution
 from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
+from ordnance.lnl.game.chances import shell_odds
 from ordnance.lnl.game.commands import COMMANDS, parse_command
 from ordnance.lnl.game.counters import counters
 from ordnance.lnl.game.event_text import describe
@@ -82,6 +84,10 @@ class LnlRuleset:
 
     def resolve(self, state: LnlState, command: Command, dice: DiceSource) -> Resolution:
         return resolve(state, command, dice)
+
+    def chance_outcomes(self, state: LnlState, command: Command) -> Distribution[str]:
+        """The exact odds of every outcome of ``command``, in words (:mod:`.chances`)."""
+        return shell_odds(state, command)
 
     def apply(self, state: LnlState, event: Event) -> LnlState:
         return apply(state, event.kind, event.data)
