@@ -13,6 +13,11 @@ APFP 12 with a leader's -1 into a building (+3), a total DRM of +2:
 Fraction(35, 36)
 >>> [row.to_json()["outcome"] for row in cp_table(odds)]
 ['0', '1', '2', '3', '4', '5']
+
+The same odds as a game's preview shows them, each outcome a number that reads as words:
+
+>>> [str(cp) for cp in sorted(cp_outcomes(12, 2))][:3], cp_outcomes(12, 2)[2]
+(['no effect', '1 CP', '2 CP'], Fraction(1, 9))
 """
 
 from __future__ import annotations
@@ -39,6 +44,28 @@ def _band_odds(band: int, drm: int, low_roll: str) -> Distribution[int]:
 @cache
 def _band_expected(band: int, drm: int, low_roll: str) -> Fraction:
     return _band_odds(band, drm, low_roll).expectation(lambda cp: cp)
+
+
+class CasualtyPoints(int):
+    """A number of Casualty Points that reads as words (``str``: ``"2 CP"``, ``"no effect"``);
+    otherwise the int it is (it sorts, adds, hashes and compares as one)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "no effect" if self == 0 else f"{int(self)} CP"
+
+
+@cache
+def _band_outcomes(band: int, drm: int, low_roll: str) -> Distribution[CasualtyPoints]:
+    return _band_odds(band, drm, low_roll).map(CasualtyPoints)
+
+
+def cp_outcomes(
+    apfp: int, drm: int, settings: VvSettings = DEFAULT
+) -> Distribution[CasualtyPoints]:
+    """:func:`cp_odds` with each outcome a :class:`CasualtyPoints` (what a preview shows)."""
+    return _band_outcomes(TABLE.index(apfp), drm, settings.low_roll)
 
 
 def cp_odds(apfp: int, drm: int, settings: VvSettings = DEFAULT) -> Distribution[int]:

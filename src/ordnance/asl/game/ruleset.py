@@ -29,8 +29,8 @@ from ordnance.asl.game.afv import afv_view
 from ordnance.asl.game.commands import COMMANDS, parse_command
 from ordnance.asl.game.counters import counters
 from ordnance.asl.game.event_text import describe
-from ordnance.asl.game.outcomes import fire_odds
 from ordnance.asl.game.markers import SmokeMarker
+from ordnance.asl.game.outcomes import fire_odds
 from ordnance.asl.game.scenario import Sheet, Unit, load_scenario
 from ordnance.asl.game.sight import live_map
 from ordnance.asl.game.smoke_view import smoke_devices

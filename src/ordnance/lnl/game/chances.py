@@ -9,7 +9,7 @@ dr), and each resolution is read into words from its ruling's fields, never its 
   LOS blocked, nothing placed``;
 * who checks for WP (``lt, m3, sq1 check for WP``; LNL.W-check): for a shell or a chosen hex
   the check totals are left out of the words, so that a hex of three units reads as a few rows
-  and not two hundred (each check's own odds: ``ordnance lnl wp-check``); a unit that moves
+  and not two hundred (each check's own odds: ``ordnance lnl odds wp-check``); a unit that moves
   into WP reads its check: ``sq1 checks for WP: 5``;
 * the pool, when its side plays the optional depletion roll: ``WP counter back to the pool``
   or ``WP counter removed (0 left)`` (LNL.S-pool, LNL.W-pool).

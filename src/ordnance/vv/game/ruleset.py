@@ -44,7 +44,7 @@ from ordnance.vv.game.player import ai_command
 from ordnance.vv.game.resolve import attack_of, resolve
 from ordnance.vv.game.scenario import Sheet, load_scenario
 from ordnance.vv.game.state import Phase, VvState, apply, initial_state
-from ordnance.vv.odds import cp_odds
+from ordnance.vv.odds import CasualtyPoints, cp_outcomes
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.terrain import vv_chart
 from ordnance.vv.units import Kind
@@ -119,10 +119,11 @@ class VvRuleset:
         """Every living unit as a counter on the map picture (:mod:`.counters`)."""
         return counters(state)
 
-    def chance_outcomes(self, state: VvState, command: Command) -> Distribution[int]:
-        """The exact CP distribution of a ``fire``/``opfire`` command (refused as it would be)."""
+    def chance_outcomes(self, state: VvState, command: Command) -> Distribution[CasualtyPoints]:
+        """The exact CP distribution of a ``fire``/``opfire`` command (refused as it would be);
+        each outcome is the number of CP, read as words by ``str`` ("2 CP", "no effect")."""
         attack = attack_of(state, command)
-        return cp_odds(attack.apfp, attack.drm, state.board.settings)
+        return cp_outcomes(attack.apfp, attack.drm, state.board.settings)
 
     def ai_command(self, state: VvState, side: str) -> str | None:
         """The AI's next command for a side the scenario gives it (None: not its decision)."""
