@@ -18,8 +18,10 @@ How the rolls are walked (each a claim this module's tests check against the fac
 walk): the To Hit DR is read only by its total and whether it is a double (the natural 2 and
 12, the double rule, the parity of a miss), so 16 classes; a WP check in a shell's or choice's
 resolution changes nothing its words read nor any roll after it, so one class; a moving unit's
-two-dice check keeps the higher die, so six classes. A WP shell into a hex of three units is
-then 16 x 6 resolutions, not 36 x 36 x 6 x 36 x 6.
+two-dice check keeps the higher die, so six classes; the depletion dr is read only as below
+the pool's Depletion Number or not, so two. A WP shell into a hex of three units (five rolls:
+To Hit DR, two two-dice checks, a one-die check, the depletion dr) is then 16 x 2 = 32
+resolutions, ~40 ms, not 36 x 36 x 6 x 36 x 6 = 1.7 million (~20 minutes at ~0.75 ms each).
 
 >>> from ordnance.core.dice import ManualDice
 >>> from ordnance.lnl.game.commands import parse_command
@@ -47,6 +49,7 @@ from typing import Any
 
 from ordnance.core.chances import Classes, ClassesOf, by_higher_die, chance_outcomes, unread
 from ordnance.core.chances import by_total_and_doubles as _by_total_and_doubles
+from ordnance.core.dice import DieRoll
 from ordnance.core.odds import Distribution
 from ordnance.core.ruleset import Command, Resolution, RollKind
 from ordnance.lnl.game.resolve import resolve
@@ -54,6 +57,8 @@ from ordnance.lnl.game.state import LnlState
 
 _TO_HIT = "To Hit DR"
 _WP_CHECK = "WP damage check"
+_DEPLETION = "Depletion dr"
+_SHELLS = {"smoke-shell": "smoke", "wp-shell": "wp"}
 _MARKERS = {"smoke": "Smoke 1", "wp": "WP"}
 _NOTHING = {
     "double": "nothing placed",
@@ -66,11 +71,13 @@ _NOTHING = {
 def shell_odds(state: LnlState, command: Command) -> Distribution[str]:
     """Every outcome of ``command`` with its exact probability, refused as ``resolve`` would
     refuse it (a command that rolls nothing has no odds: BadInput)."""
-    return chance_outcomes(resolve, state, command, outcome_words, classes=_classes(command))
+    classes = _classes(state, command)
+    return chance_outcomes(resolve, state, command, outcome_words, classes=classes)
 
 
-def _classes(command: Command) -> ClassesOf:
+def _classes(state: LnlState, command: Command) -> ClassesOf:
     checks_read = command.verb == "move"
+    depletion = _depletion_classes(state, command)
 
     def classes(kind: RollKind, purpose: str) -> Classes | None:
         if purpose.startswith(_TO_HIT) and kind == "DR":
@@ -79,9 +86,22 @@ def _classes(command: Command) -> ClassesOf:
             if not checks_read:
                 return unread(kind)
             return by_higher_die() if kind == "DR" else None
+        if purpose.startswith(_DEPLETION) and kind == "dr":
+            return depletion
         return None
 
     return classes
+
+
+def _depletion_classes(state: LnlState, command: Command) -> Classes | None:
+    """The depletion dr of a shell's pool, read only as below its number or not (LNL.S-pool):
+    two classes, one when no face is below it."""
+    pool = state.pools.get(command.side, {}).get(_SHELLS.get(command.verb, ""))
+    number = None if pool is None else pool.depletion_number
+    if number is None:
+        return None
+    below = ((DieRoll(1), number - 1),) if number > 1 else ()
+    return (*below, (DieRoll(number), 7 - number))
 
 
 def outcome_words(done: Resolution) -> str:

@@ -40,11 +40,12 @@ from ordnance.vv.ai import classes
 from ordnance.vv.game.commands import COMMANDS, parse_command
 from ordnance.vv.game.counters import counters
 from ordnance.vv.game.event_text import describe
+from ordnance.vv.game.outcomes import command_odds
 from ordnance.vv.game.player import ai_command
-from ordnance.vv.game.resolve import attack_of, resolve
+from ordnance.vv.game.resolve import resolve
 from ordnance.vv.game.scenario import Sheet, load_scenario
 from ordnance.vv.game.state import Phase, VvState, apply, initial_state
-from ordnance.vv.odds import CasualtyPoints, cp_outcomes
+from ordnance.vv.odds import CasualtyPoints
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.terrain import vv_chart
 from ordnance.vv.units import Kind
@@ -119,11 +120,13 @@ class VvRuleset:
         """Every living unit as a counter on the map picture (:mod:`.counters`)."""
         return counters(state)
 
-    def chance_outcomes(self, state: VvState, command: Command) -> Distribution[CasualtyPoints]:
-        """The exact CP distribution of a ``fire``/``opfire`` command (refused as it would be);
-        each outcome is the number of CP, read as words by ``str`` ("2 CP", "no effect")."""
-        attack = attack_of(state, command)
-        return cp_outcomes(attack.apfp, attack.drm, state.board.settings)
+    def chance_outcomes(
+        self, state: VvState, command: Command
+    ) -> Distribution[CasualtyPoints] | Distribution[str]:
+        """The exact odds of a command that rolls (refused as it would be): an attack's CP,
+        each read as words by ``str`` ("2 CP", "no effect"); a rally's or a CP assignment's
+        outcomes in words (:mod:`.outcomes`)."""
+        return command_odds(state, command)
 
     def ai_command(self, state: VvState, side: str) -> str | None:
         """The AI's next command for a side the scenario gives it (None: not its decision)."""
