@@ -149,7 +149,12 @@ def test_wp_shell_landing_by_hand() -> None:
     for words, p in odds.items():
         result = words.split(";")[0].split(":")[0]
         by_result[result] = by_result.get(result, Fraction(0)) + p
-    assert dict(by_result) == {"hit": hit, "miss on a double": doubles, "short": odd, "beyond": even}
+    assert dict(by_result) == {
+        "hit": hit,
+        "miss on a double": doubles,
+        "short": odd,
+        "beyond": even,
+    }
     assert odds["hit: WP in E5; sq1 checks for WP; WP counter removed (0 left)"] == hit * removed
     assert odds["hit: WP in E5; sq1 checks for WP; WP counter back to the pool"] == hit * kept
     assert sum(odds.fractions().values(), Fraction(0)) == 1
