@@ -99,6 +99,27 @@ def test_refused_and_diceless_commands() -> None:
         rules.chance_outcomes(state, asl_command("german", ["phase", "next"]))
 
 
+@pytest.mark.clause("SYS.odds", "SYS.cite", "LNL.W-proc", "LNL.S-hex")
+@pytest.mark.parametrize(
+    "words", [["wp-shell", "stug", "--at", "H3"], ["smoke-shell", "pz4", "--at", "D6"]]
+)
+def test_lnl_refusals_are_those_of_resolve(words: list[str]) -> None:
+    # The StuG carries no WP (LNL.W-proc); D6 holds no enemy (LNL.S-hex, target_needs_enemy).
+    path = EXAMPLES / "lnl-smoke-wp.yaml"
+    rules = LnlRuleset()
+    body = rules.load_scenario(yaml.safe_load(path.read_text()), MapFiles.folder(path.parent))
+    state = rules.initial_state(body)
+    done = rules.resolve(state, rules.parse_command("german", ["phase", "next"]), ManualDice([]))
+    for event in done.events:
+        state = rules.apply(state, event)
+    command = rules.parse_command("german", words)
+    with pytest.raises(IllegalAction) as by_resolve:
+        rules.resolve(state, command, ManualDice([]))
+    with pytest.raises(IllegalAction) as by_odds:
+        rules.chance_outcomes(state, command)
+    assert str(by_odds.value) == str(by_resolve.value)
+
+
 @pytest.mark.clause("SYS.odds")
 def test_rof_words_when_the_ruling_has_them() -> None:
     # The asl helper's fire ruling carries rof_kept; the words show it only when it is there.
