@@ -176,8 +176,10 @@ def test_wp_shell_landing_by_hand() -> None:
         "short": odd,
         "beyond": even,
     }
-    assert odds["hit: WP in E5; sq1 checks for WP; WP counter removed (0 left)"] == hit * removed
-    assert odds["hit: WP in E5; sq1 checks for WP; WP counter back to the pool"] == hit * kept
+    assert (
+        odds["hit: WP in E5; sq1 checks for WP; WP Shell counter removed (0 left)"] == hit * removed
+    )
+    assert odds["hit: WP in E5; sq1 checks for WP; WP Shell counter back to the pool"] == hit * kept
     assert sum(odds.fractions().values(), Fraction(0)) == 1
 
 

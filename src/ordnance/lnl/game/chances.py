@@ -10,9 +10,9 @@ dr), and each resolution is read into words from its ruling's fields, never its 
 * who checks for WP (``lt, m3, sq1 check for WP``; LNL.W-check): for a shell or a chosen hex
   the check totals are left out of the words, so that a hex of three units reads as a few rows
   and not two hundred (each check's own odds: ``ordnance lnl odds wp-check``); a unit that moves
-  into WP reads its check: ``sq1 checks for WP: 5``;
-* the pool, when its side plays the optional depletion roll: ``WP counter back to the pool``
-  or ``WP counter removed (0 left)`` (LNL.S-pool, LNL.W-pool).
+  into WP reads its check: ``sq1 checks for WP: total 5``;
+* the pool, when its side plays the optional depletion roll: ``WP Shell counter back to the
+  pool`` or ``WP Shell counter removed (0 left)`` (LNL.S-pool, LNL.W-pool).
 
 How the rolls are walked (each a claim this module's tests check against the face-by-face
 walk): the To Hit DR is read only by its total and whether it is a double (the natural 2 and
@@ -36,7 +36,7 @@ resolutions, ~40 ms, not 36 x 36 x 6 x 36 x 6 = 1.7 million (~20 minutes at ~0.7
 ...                      ManualDice([])).events:
 ...     state = apply(state, event.kind, event.data)
 >>> odds = shell_odds(state, parse_command("german", ["wp-shell", "pz4", "--at", "E5"]))
->>> odds["hit: WP in E5; sq1 checks for WP; WP counter removed (0 left)"]
+>>> odds["hit: WP in E5; sq1 checks for WP; WP Shell counter removed (0 left)"]
 Fraction(5, 18)
 >>> sum(odds.fractions().values())
 Fraction(1, 1)
@@ -60,6 +60,7 @@ _WP_CHECK = "WP damage check"
 _DEPLETION = "Depletion dr"
 _SHELLS = {"smoke-shell": "smoke", "wp-shell": "wp"}
 _MARKERS = {"smoke": "Smoke 1", "wp": "WP"}
+_COUNTERS = {"smoke": "Smoke Shell", "wp": "WP Shell"}
 _NOTHING = {
     "double": "nothing placed",
     "blocked": "LOS blocked, nothing placed",
@@ -119,7 +120,7 @@ def outcome_words(done: Resolution) -> str:
         parts.append(_checks(checks, with_totals=ruling.get("path") is not None))
     pool = ruling.get("pool")
     if isinstance(pool, Mapping) and pool.get("depletion_number") is not None:
-        kind = _MARKERS.get(str(pool.get("kind")), "shell")
+        kind = _COUNTERS.get(str(pool.get("kind")), "shell")
         if pool.get("removed"):
             parts.append(f"{kind} counter removed ({pool.get('left')} left)")
         else:
@@ -149,6 +150,7 @@ def _checks(checks: Sequence[Mapping[str, Any]], *, with_totals: bool) -> str:
     for check in checks:
         result = check.get("result")
         said.append(
-            f"{check['unit']} checks for WP: {result if result is not None else check['total']}"
+            f"{check['unit']} checks for WP: {result if result is not None else 'total'}"
+            + ("" if result is not None else f" {check['total']}")
         )
     return "; ".join(said)
