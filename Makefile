@@ -49,6 +49,7 @@ docs: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_odds.py
+	$(BIN)/python benchmarks/bench_chances.py
 	$(BIN)/python benchmarks/bench_ledger.py
 	$(BIN)/python benchmarks/bench_los.py
 	$(BIN)/python benchmarks/bench_vv_ai.py
