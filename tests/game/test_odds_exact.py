@@ -243,3 +243,18 @@ def test_the_bound_stops_a_walk_before_it_runs_long() -> None:
         chance_outcomes(three_rolls, None, command, lambda r: r.ruling["sum"], limit=1000)
     odds = chance_outcomes(three_rolls, None, command, lambda r: r.ruling["sum"], limit=36**3)
     assert odds[3 * 2] == Fraction(1, 36**3) and sum(odds.fractions().values()) == 1
+
+
+@pytest.mark.clause("SYS.odds")
+def test_a_resolution_that_rolls_otherwise_on_replay_is_caught() -> None:
+    runs = iter(range(1000))
+
+    def fickle(state: Any, command: Command, dice: Any) -> Resolution:
+        # The first run rolls a DR; replays roll a dr where the DR was: not a function of
+        # its dice, so no odds could be read off it.
+        if next(runs) == 0:
+            return Resolution((), {"n": dice.roll_dr("first").total})
+        return Resolution((), {"n": dice.roll_die("first").value})
+
+    with pytest.raises(RuntimeError, match="not deterministic"):
+        chance_outcomes(fickle, None, Command("german", "fire", {}, "fire x"), str)
