@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import subprocess
 import sys
@@ -58,6 +59,8 @@ CHROMIUM = os.environ.get("ORDNANCE_CHROMIUM", "/usr/lib/chromium/chromium-headl
 SIDE, UNIT, OTHER = "american", "m24", "german"
 WAIT_MS = 5000  # how long a step may take before it counts as not on the page
 TARGETS = {"page ready": 300.0, "counter -> hexes": 150.0, "hex -> preview": 250.0, "push": 250.0}
+MAIN = "document.getElementById('main')"
+LIVE = "() => document.getElementById('live')?.textContent === 'live'"  # events connected
 BASELINES = {
     "page ready": "GET the side's page",
     "counter -> hexes": "GET offers?unit= (else ?unit= page)",
@@ -116,7 +119,7 @@ class Step:
         """One line of the table, at most 80 characters.
 
         >>> Step("push", [100.0, 120.0], [10.0]).row()
-        'push                 2   120.0   120.0   120.0   <250    10.0  12.0x  pass'
+        'push                 2   120.0   120.0   120.0    <250     10.0  12.0x  pass'
         """
         target = TARGETS[self.name]
         if not self.times:
@@ -127,7 +130,7 @@ class Step:
         verdict = "pass" if p95 < target else "FAIL"
         return (
             f"{self.name:<18} {len(self.times):>3} {p50:7.1f} {p95:7.1f} {max(self.times):7.1f}"
-            f"   <{target:<4.0f} {base:7.1f} {ratio}  {verdict}"
+            f"    <{target:<4.0f} {base:7.1f} {ratio}  {verdict}"
         )
 
 
@@ -256,7 +259,7 @@ def study(browser: Browser, client: httpx.Client, base: str, samples: int) -> li
             continue
         took = clicked(
             page,
-            lambda: page.locator(chosen).first.click(),
+            page.locator(chosen).first.click,
             "document.querySelector('svg [data-action]')",
         )
         if took is None:
@@ -267,7 +270,9 @@ def study(browser: Browser, client: httpx.Client, base: str, samples: int) -> li
             continue
         label = action_hex(page)
         took = clicked(
-            page, lambda: click_hex(page, label), "document.querySelector('[data-preview] table')"
+            page,
+            functools.partial(click_hex, page, label),
+            "document.querySelector('[data-preview] table')",
         )
         if took is None:
             preview.missing = f"no [data-preview] table after a click on {label}"
@@ -421,10 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
     samples, load = max(1, min(args.samples, 500)), max(0, min(args.load, 64))
-    print(
-        f"board: {SCENARIO.name} on its map, Chromium, {samples} samples a step;"
-        f" {os.cpu_count()} cores, {load} busy processes; {load_text()}"
-    )
+    print(f"board: {SCENARIO.name} on its map in Chromium, {samples} samples a step")
+    print(f"before: {os.cpu_count()} cores, {load} busy processes, {load_text()}")
     steps = run(samples, load)
     print(HEADER)
     for step in steps:
