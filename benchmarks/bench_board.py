@@ -287,8 +287,10 @@ def study(browser: Browser, client: httpx.Client, base: str, samples: int) -> li
         offers = side.get(f"{path}/offers", params={"unit": UNIT})
         if offers.status_code == 200:
             counter.base = timed(lambda: side.get(f"{path}/offers", params={"unit": UNIT}), samples)
-            found = [o.get("hex") for o in offers.json().get("offers", []) if o.get("hex")]
-            there = {"unit": UNIT, "hex": found[0] if found else ""}
+            # {"hexes": [{"hex": "4K3", "actions": ["fire"], ...}, ...]} (web/board.py)
+            hexes = [(h["hex"], set(h["actions"])) for h in offers.json()["hexes"]]
+            rolling = [h for h, verbs in hexes if verbs - {"move"}] or [h for h, _ in hexes]
+            there = {"unit": UNIT, "hex": rolling[0]}
             preview.base = timed(lambda: side.get(f"{path}/preview", params=there), samples)
         else:
             counter.base = timed(lambda: side.get(path, params={"unit": UNIT}), samples)
