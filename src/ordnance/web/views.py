@@ -184,16 +184,17 @@ def map_svg(
     """
     los = preview is not None and bool(preview.firer_hex and preview.target_hex)
     where = unit_hex(game, unit) if unit else None
-    if los:
-        return _draw(game, preview, unit, where)
+    if preview is not None and los:
+        return _draw(game, (preview.firer_hex, preview.target_hex), unit, where)
     # A name that is not a unit on the map shades nothing: kept as the picture without one.
     key = (game.id, game.version, game.head, unit if where else None)
     return PICTURES.get_or_draw(key, lambda: _draw(game, None, unit, where)[0]), None
 
 
 def _draw(
-    game: Game, preview: Preview | None, unit: str | None, where: str | None
+    game: Game, line: tuple[str | None, str | None] | None, unit: str | None, where: str | None
 ) -> tuple[str | None, str | None]:
+    """The picture; ``line``: the (firer, target) hexes of a line of sight to draw."""
     picture = game_picture(game.rules, game.state)
     if picture is None:
         return None, None
@@ -202,9 +203,9 @@ def _draw(
     from ordnance.cli.map_games import judge_for  # noqa: PLC0415
 
     verdict = None
-    if preview is not None and preview.firer_hex and preview.target_hex:
+    if line is not None and line[0] and line[1]:
         try:
-            firer, target = game_map.parse(preview.firer_hex), game_map.parse(preview.target_hex)
+            firer, target = game_map.parse(line[0]), game_map.parse(line[1])
             verdict = judge_for(game_map).los(game_map, firer, target)
         except (OrdnanceError, KeyError):
             verdict = None
