@@ -19,8 +19,8 @@
 
   function swap(html, url, push) {
     // Parsed once and its nodes moved in: the village map's page is ~300 KB, and a second
-    // parse plus innerHTML's write-and-reparse cost a loaded machine ~60 ms a push
-    // (benchmarks/bench_board.py).
+    // parse plus innerHTML's write-and-reparse made a swap 160-179 ms instead of 95-123 ms
+    // (median, Chromium, load average 6-9 on 2 cores; measured beside bench_board.py).
     const doc = parser.parseFromString(html, "text/html");
     const fresh = doc.getElementById("main");
     if (!fresh) { return; }
