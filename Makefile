@@ -56,6 +56,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_vsav.py
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_web.py
+	bash scripts/ensure_chromium.sh
+	$(BIN)/python benchmarks/bench_board.py
 
 clean:
 	rm -rf $(VENV) site .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -47,6 +47,7 @@ SLOW_FIRST = (
     "tests/web/test_web_failures.py",
     "tests/web/test_browser_notices.py",
     "tests/web/test_browser.py",
+    "tests/test_benchmarks.py",
     "tests/test_fuzz.py",
     "tests/test_docs.py",
     "tests/web/test_cli_server.py",

@@ -1,0 +1,93 @@
+"""The drawn map of a game as it stands, kept for the next page that shows the same.
+
+Drawing the ASL village map (about 6,700 hexes of terrain, labels and counters) is the
+largest part of a table page: 18 ms of the page's 45 ms on an idle machine, and the hexes a
+chosen unit can see (its shading) another 90 ms (benchmarks/bench_board.py). Both sides'
+pages and every spectator show the same picture of the same version, so it is drawn once.
+
+A picture is kept under (game, version, head, unit): the head is the hash of the game's
+newest entry, so a key names one exact state and a kept picture can never be a stale one;
+the unit is the one whose sight is shaded (None: none). Pictures with a previewed line of
+sight are drawn each time (one page sees each). The store is bounded (``SIZE`` pictures,
+the least recently used goes first) and safe to use from the app's worker threads.
+
+>>> store = Pictures(size=2)
+>>> store.put(("g", 1, "h1", None), "<svg>1</svg>")
+>>> store.put(("g", 2, "h2", None), "<svg>2</svg>")
+>>> store.get(("g", 1, "h1", None))
+'<svg>1</svg>'
+>>> store.put(("g", 3, "h3", None), "<svg>3</svg>")  # the least recently used goes
+>>> store.get(("g", 2, "h2", None)) is None, len(store)
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
+# Two games at two versions each with a unit chosen on each side, and room to spare; a
+# picture of the village map is about 300 KB, so the store holds at most ~10 MB.
+SIZE = 32
+
+Key = tuple[str, int, str, str | None]
+
+
+class Pictures:
+    """A bounded store of drawn maps, least recently used out first."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._kept: OrderedDict[Key, str] = OrderedDict()
+        self._lock = threading.Lock()
+        self._drawing: dict[Key, threading.Lock] = {}
+
+    def get(self, key: Key) -> str | None:
+        with self._lock:
+            svg = self._kept.get(key)
+            if svg is not None:
+                self._kept.move_to_end(key)
+            return svg
+
+    def put(self, key: Key, svg: str) -> None:
+        with self._lock:
+            self._kept[key] = svg
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def get_or_draw(self, key: Key, draw: Callable[[], str | None]) -> str | None:
+        """The kept picture of ``key``, else ``draw()``'s (kept when it is one). Pages that
+        ask for the same key at once wait for one drawing: after a push both sides' pages ask
+        for the new version together, and two drawings would only share the cores.
+
+        >>> store = Pictures()
+        >>> store.get_or_draw(("g", 1, "h", None), lambda: "<svg/>")
+        '<svg/>'
+        >>> store.get_or_draw(("g", 1, "h", None), lambda: "drawn again")
+        '<svg/>'
+        """
+        svg = self.get(key)
+        if svg is not None:
+            return svg
+        with self._lock:
+            drawing = self._drawing.setdefault(key, threading.Lock())
+        try:
+            with drawing:
+                svg = self.get(key)
+                if svg is None:
+                    svg = draw()
+                    if svg is not None:
+                        self.put(key, svg)
+                return svg
+        finally:
+            with self._lock:
+                self._drawing.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+# One store for the process: a key names one exact state of one game, whichever app asks.
+PICTURES = Pictures()
