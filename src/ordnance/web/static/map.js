@@ -14,6 +14,7 @@
   const PAN = 80; // CSS px an arrow key moves the map (four times that with Shift)
 
   let map = null; // the current map's state (see setUp)
+  let sizes = null; // the ResizeObserver of the current map's frame
   const views = {}; // game -> {cx, cy, k}: the view kept across swaps of <main>
   const folds = {}; // phone: section class -> folded?
 
@@ -171,8 +172,10 @@
       cy = (Math.min(...ys) + Math.max(...ys)) / 2;
     }
     map.k = readK;
-    map.cx = cx;
-    map.cy = cy;
+    // Within the map's hexes where the view is smaller than they are: no empty band at first.
+    const vw = (map.frame.clientWidth || 1) / readK, vh = (map.frame.clientHeight || 1) / readK;
+    map.cx = vw < area.w ? Math.min(area.x + area.w - vw / 2, Math.max(area.x + vw / 2, cx)) : area.x + area.w / 2;
+    map.cy = vh < area.h ? Math.min(area.y + area.h - vh / 2, Math.max(area.y + vh / 2, cy)) : area.y + area.h / 2;
     drawNow();
   }
 
@@ -241,7 +244,7 @@
     const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");
     const c = face ? face.width.baseVal.value : 40;
-    const pad = c * 0.42;
+    const pad = c * 0.14;
     svg.setAttribute("viewBox", [-c / 2 - pad, -c / 2 - pad, c + 2 * pad, c + 2 * pad].join(" "));
     svg.setAttribute("class", "stack-counter");
     svg.setAttribute("aria-hidden", "true");
@@ -334,10 +337,18 @@
     if (!hexEl) { closeStack(); return; }
     const h = box(hexEl), f = box(map.wrap);
     const w = card.offsetWidth, ht = card.offsetHeight;
-    let left = h.right - f.left + 6;
-    if (left + w > f.width) { left = h.left - f.left - w - 6; }
+    const hex = { left: h.left - f.left, right: h.right - f.left, top: h.top - f.top, bottom: h.bottom - f.top };
+    let left, top;
+    if (hex.right + 6 + w <= f.width || hex.left - 6 - w >= 0) {
+      // Beside the hex, to its right when there is room, else to its left.
+      left = hex.right + 6 + w <= f.width ? hex.right + 6 : hex.left - 6 - w;
+      top = (hex.top + hex.bottom) / 2 - ht / 2;
+    } else {
+      // A narrow map (a phone): below the hex, or above it, never over it.
+      left = (hex.left + hex.right) / 2 - w / 2;
+      top = hex.bottom + 6 + ht <= f.height || hex.top < f.height / 2 ? hex.bottom + 6 : hex.top - 6 - ht;
+    }
     left = Math.max(4, Math.min(left, f.width - w - 4));
-    let top = (h.top + h.bottom) / 2 - f.top - ht / 2;
     top = Math.max(4, Math.min(top, f.height - ht - 4));
     card.style.left = left + "px";
     card.style.top = top + "px";
@@ -393,19 +404,28 @@
       const button = document.createElement("button");
       button.type = "button";
       button.className = "fold";
+      button.dataset.fold = key;
       while (h2.firstChild) { button.appendChild(h2.firstChild); }
       h2.appendChild(button);
-      const folded = key in folds ? folds[key] : /\b(units|log)\b/.test(section.className);
-      const set = (value) => {
-        folds[key] = value;
-        section.classList.toggle("folded", value && narrow.matches);
-        button.setAttribute("aria-expanded", String(!(value && narrow.matches)));
-      };
-      set(folded);
-      button.addEventListener("click", () => { if (narrow.matches) { set(!folds[key]); } });
-      narrow.addEventListener("change", () => set(folds[key]));
+      if (!(key in folds)) { folds[key] = /\b(units|log)\b/.test(section.className); }
+      button.addEventListener("click", () => {
+        if (narrow.matches) { folds[key] = !folds[key]; applyFolds(); }
+      });
+    }
+    applyFolds();
+  }
+
+  // Folded only on a narrow screen: a desktop shows every section open.
+  function applyFolds() {
+    for (const button of document.querySelectorAll(".panel > section > h2 > button.fold")) {
+      const folded = !!folds[button.dataset.fold] && narrow.matches;
+      button.closest("section").classList.toggle("folded", folded);
+      // On a wide screen the heading folds nothing: no tab stop, no state to announce.
+      button.tabIndex = narrow.matches ? 0 : -1;
+      if (narrow.matches) { button.setAttribute("aria-expanded", String(!folded)); } else { button.removeAttribute("aria-expanded"); }
     }
   }
+  narrow.addEventListener("change", applyFolds);
 
   // --- set up a map (at load and after every swap of <main>) -----------------------------
   function setUp() {
@@ -425,6 +445,11 @@
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     figure.classList.add("live-map");
     markCounters();
+    if (window.ResizeObserver) {
+      if (sizes) { sizes.disconnect(); }
+      sizes = new ResizeObserver(() => { if (map) { draw(); } });
+      sizes.observe(figure);
+    }
     new MutationObserver(markActions).observe(svg, { attributes: true, subtree: true,
       attributeFilter: ["data-action"] });
     const view = stored(game);
