@@ -144,7 +144,7 @@ def counter_svg(
     if counter.notation:
         # Two rows of badges take the glyph's place: the notation stays readable above them.
         bottom = c * 0.2 if len(rows) <= 1 else c * 0.44 - len(rows) * c * 0.26
-        parts.append(_text((0, bottom), counter.notation, c * 0.19, room=c * 0.92, font=font))
+        parts.append(_text((0, bottom), counter.notation, c * 0.2, room=c * 0.96, font=font))
     parts += _badges(rows, c, font)
     parts.append("</g></g>")
     return "".join(parts)
