@@ -331,3 +331,26 @@ def test_no_serious_accessibility_violation_on_the_table(
     found["stack"] = serious_violations(page)
     context.close()
     assert found == {"table": [], "stack": []}, json.dumps(found, indent=1)
+
+
+def test_an_own_stack_lists_each_counter_to_choose(browser: Browser, live_server) -> None:
+    page = open_side(browser, live_server.url, "lnl-smoke-wp", "american")
+    # As a board script would: the choices are taken before table.js's fallback loads a page.
+    page.evaluate(
+        """() => { window.chosen = [];
+        window.addEventListener("ordnance:unit", (e) => {
+          window.chosen.push(e.detail.unit); e.stopImmediatePropagation(); }, true); }"""
+    )
+    _, units = stacked_hex(page)
+    first = page.locator(f'g.counter[data-unit="{units[0]}"]')
+    first.focus()
+    page.keyboard.press("Enter")
+    card = page.locator("#map-stack")
+    expect(card).to_be_visible()
+    assert page.evaluate("window.chosen") == [units[0]]  # the one pressed is chosen at once
+    for unit in units:
+        expect(card.get_by_role("button", name=f"Choose {unit}", exact=True)).to_be_visible()
+    card.get_by_role("button", name=f"Choose {units[-1]}", exact=True).click()
+    assert page.evaluate("window.chosen") == [units[0], units[-1]]
+    expect(card).to_have_count(0)
+    page.context.close()
