@@ -89,30 +89,8 @@
     map.cy = Math.min(w.y + w.h, Math.max(w.y, map.cy));
   }
 
-  let frame = 0;
-  function draw() {
-    if (!map) { return; }
-    clampView();
-    if (!frame) {
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        if (!map) { return; }
-        const w = map.frame.clientWidth || 1, h = map.frame.clientHeight || 1;
-        const vw = w / map.k, vh = h / map.k;
-        map.svg.setAttribute("viewBox",
-          [map.cx - vw / 2, map.cy - vh / 2, vw, vh].map((n) => n.toFixed(2)).join(" "));
-        map.frame.dataset.zoom = map.k.toFixed(3);
-        keep();
-        place();
-      });
-    }
-  }
-
-  // Now, not at the next frame (tests and focus read the view right away).
-  function drawNow() {
-    if (frame) { cancelAnimationFrame(frame); frame = 0; }
-    draw();
-    if (frame) { cancelAnimationFrame(frame); frame = 0; }
+  // The view as the SVG's viewBox, shaped like the frame (so nothing is letterboxed).
+  function paint() {
     const w = map.frame.clientWidth || 1, h = map.frame.clientHeight || 1;
     const vw = w / map.k, vh = h / map.k;
     map.svg.setAttribute("viewBox",
@@ -120,6 +98,23 @@
     map.frame.dataset.zoom = map.k.toFixed(3);
     keep();
     place();
+  }
+
+  // At the next animation frame: a burst of wheel or pointer events paints once.
+  let frame = 0;
+  function draw() {
+    if (!map) { return; }
+    clampView();
+    if (!frame) {
+      frame = requestAnimationFrame(() => { frame = 0; if (map) { paint(); } });
+    }
+  }
+
+  // Now, not at the next frame (a new map, a fit, a focused counter brought into view).
+  function drawNow() {
+    if (frame) { cancelAnimationFrame(frame); frame = 0; }
+    clampView();
+    paint();
   }
 
   // A point of the page (client px) in drawing units, at the current view.
