@@ -354,3 +354,25 @@ def test_an_own_stack_lists_each_counter_to_choose(browser: Browser, live_server
     assert page.evaluate("window.chosen") == [units[0], units[-1]]
     expect(card).to_have_count(0)
     page.context.close()
+
+
+def test_marks_out_of_view_are_brought_into_view(browser: Browser, live_server) -> None:
+    page = open_side(browser, live_server.url, "asl-d13-demo", "american")
+    kept = view_box(page)
+    # A mark in view: the map stays where the player put it.
+    at = page.evaluate("document.querySelector('g.counter[data-unit=m24]').dataset.hex")
+    page.evaluate(f"document.getElementById('hex-{at}').setAttribute('data-action', 'move')")
+    settle(page)
+    assert view_box(page) == pytest.approx(kept, abs=0.05)
+    page.evaluate(f"document.getElementById('hex-{at}').removeAttribute('data-action')")
+    # Marks all out of view (the map's far corner): the view moves to them, same zoom.
+    far = page.evaluate("Array.from(document.querySelectorAll('.hex')).pop().dataset.hex")
+    page.evaluate(f"document.getElementById('hex-{far}').setAttribute('data-action', 'fire')")
+    settle(page)
+    box = page.locator(f"#hex-{far}").bounding_box()
+    frame = page.locator("figure.map").bounding_box()
+    assert box is not None and frame is not None
+    assert frame["x"] < box["x"] + box["width"] / 2 < frame["x"] + frame["width"]
+    assert frame["y"] < box["y"] + box["height"] / 2 < frame["y"] + frame["height"]
+    assert view_box(page)[2] == pytest.approx(kept[2], abs=0.05)
+    page.context.close()

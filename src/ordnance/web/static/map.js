@@ -386,6 +386,25 @@
       const hexEl = hexOf(g.getAttribute("data-hex"));
       g.classList.toggle("on-action", !!(hexEl && hexEl.hasAttribute("data-action")));
     }
+    showMarks();
+  }
+
+  // Newly marked hexes all outside the view: the view moves to their middle (same zoom);
+  // when some are in view the map stays where the player put it.
+  let marked = 0;
+  function showMarks() {
+    const marks = Array.from(map.svg.querySelectorAll(".hex[data-action]"));
+    const fresh = marks.length > 0 && marked === 0;
+    marked = marks.length;
+    if (!fresh) { return; }
+    const f = box(map.frame);
+    const boxes = marks.map(box);
+    if (boxes.some((r) => r.right > f.left && r.left < f.right && r.bottom > f.top && r.top < f.bottom)) { return; }
+    const mid = toWorld((Math.min(...boxes.map((r) => r.left)) + Math.max(...boxes.map((r) => r.right))) / 2,
+      (Math.min(...boxes.map((r) => r.top)) + Math.max(...boxes.map((r) => r.bottom))) / 2);
+    map.cx = mid.x;
+    map.cy = mid.y;
+    drawNow();
   }
 
   // --- phones: the panel's sections fold under their headings ---------------------------
@@ -435,6 +454,7 @@
     map = { svg: svg, frame: figure, wrap: figure.closest(".map-frame") || figure,
       game: game, side: here ? here.dataset.side || "" : "",
       world: world(svg), cx: 0, cy: 0, k: 1, open: null, chosen: chosen };
+    marked = 0;
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
