@@ -73,9 +73,11 @@ def test_zoom_buttons_wheel_and_keys_change_the_view(browser: Browser, live_serv
     assert zoom(page) == pytest.approx(start * 1.25, rel=0.01)
     page.get_by_role("button", name="Zoom out", exact=True).click()
     page.get_by_role("button", name="Zoom out", exact=True).click()
+    settle(page)
     assert zoom(page) == pytest.approx(start / 1.25, rel=0.01)
     # The wheel zooms about the pointer: the counter under it stays under it.
     page.get_by_role("button", name="Zoom in", exact=True).click()
+    settle(page)
     before, at = zoom(page), face_box(page, "m24")
     page.mouse.move(at["x"] + at["w"] / 2, at["y"] + at["h"] / 2)
     page.mouse.wheel(0, -240)

@@ -105,6 +105,7 @@
   function draw() {
     if (!map) { return; }
     clampView();
+    map.frame.dataset.zoom = map.k.toFixed(3); // the state now, the picture at the frame
     if (!frame) {
       frame = requestAnimationFrame(() => { frame = 0; if (map) { paint(); } });
     }
