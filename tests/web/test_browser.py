@@ -227,6 +227,7 @@ def test_keyboard_alone_reaches_a_unit_and_confirms(browser: Browser, live_serve
     _, links, _ = create(page, server, "vv-hedgerow-ambush", "german")
     page.goto(links["american"])
     act(page, "phase next")
+    page.get_by_role("button", name="Fit map").click()  # the whole map in view: A1 too
     corner = page.locator("svg .hex").first
     corner.hover()  # the hovered hex's label and terrain, also as text
     label = corner.get_attribute("data-hex")

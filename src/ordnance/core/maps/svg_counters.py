@@ -74,15 +74,16 @@ def side_colours(sides: Iterable[str]) -> dict[str, str]:
 def grid_slots(count: int) -> list[tuple[float, float, float]]:
     """Where a stack's counters sit in a hex of size 1: each centre offset and side.
 
-    One counter fills the middle; two stand side by side; three or four make a 2x2 grid, up to
+    One counter fills the middle (as wide as the hex's half-height allows, so that its words
+    read at a modest zoom); two stand side by side; three or four make a 2x2 grid, up to
     nine a 3x3 grid, up to sixteen a 4x4 grid; more share the last slot, fanned (the tooltips
     and the status still list them all). Every slot lies inside the hex, below its label and
     above its markers' row, clear of its left and right edges' tags.
     """
     if count <= 1:
-        return [(0.0, -0.04, 0.84)][:count]
+        return [(0.0, -0.03, 0.98)][:count]
     if count == 2:
-        return [(-0.28, -0.02, 0.52), (0.28, -0.02, 0.52)]
+        return [(-0.28, -0.02, 0.54), (0.28, -0.02, 0.54)]
     if count <= 4:
         cells = [(-0.28, -0.27), (0.28, -0.27), (-0.28, 0.3), (0.28, 0.3)]
         return [(x, y, 0.52) for x, y in cells[:count]]
@@ -143,7 +144,7 @@ def counter_svg(
     if counter.notation:
         # Two rows of badges take the glyph's place: the notation stays readable above them.
         bottom = c * 0.2 if len(rows) <= 1 else c * 0.44 - len(rows) * c * 0.26
-        parts.append(_text((0, bottom), counter.notation, c * 0.19, room=c * 0.92, font=font))
+        parts.append(_text((0, bottom), counter.notation, c * 0.2, room=c * 0.96, font=font))
     parts += _badges(rows, c, font)
     parts.append("</g></g>")
     return "".join(parts)

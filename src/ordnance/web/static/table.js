@@ -34,6 +34,7 @@
     if (url) {
       if (push) { history.pushState({}, "", url); } else { history.replaceState({}, "", url); }
     }
+    document.dispatchEvent(new CustomEvent("ordnance:swapped"));
   }
 
   // Fetch, or say why not: null when the request never got an answer.
@@ -179,18 +180,24 @@
 
   document.addEventListener("click", async (event) => {
     const target = event.target instanceof Element ? event.target : null;
-    if (!target) { return; }
-    const link = target.closest("a.unit");
-    const counter = link ? null : target.closest("svg [data-unit]");
-    if (!link && !counter) { return; }
-    const here = main();
-    const side = here.dataset.side;
-    if (!side) { return; }
+    const link = target ? target.closest("a.unit") : null;
+    if (!link || !main().dataset.side) { return; }
     event.preventDefault();
-    const unit = link ? link.dataset.unit : counter.getAttribute("data-unit");
-    const url = new URL("/games/" + here.dataset.game + "/" + side, location.href);
+    await chooseUnit(link.dataset.unit);
+  });
+
+  async function chooseUnit(unit) {
+    const here = main();
+    const url = new URL("/games/" + here.dataset.game + "/" + here.dataset.side, location.href);
     url.searchParams.set("unit", unit);
     await load(url.toString(), true);
+  }
+
+  // A counter chosen on the map (map.js): the unit's own page, unless the board script is
+  // there to mark its hexes in place.
+  document.addEventListener("ordnance:unit", (event) => {
+    if (document.querySelector('script[src$="/board.js"]') || !main().dataset.side) { return; }
+    if (event.detail && event.detail.unit) { chooseUnit(event.detail.unit); }
   });
 
   // The hovered or focused hex's label and terrain, as text: the SVG <title> says the same on hover.
@@ -207,5 +214,8 @@
   document.addEventListener("focusin", showHex);
 
   window.addEventListener("popstate", () => { load(location.href); });
-  document.addEventListener("DOMContentLoaded", listen);
+  document.addEventListener("DOMContentLoaded", () => {
+    listen();
+    document.dispatchEvent(new CustomEvent("ordnance:swapped"));
+  });
 })();

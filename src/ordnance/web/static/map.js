@@ -1,0 +1,619 @@
+// ordnance table: the map as a board: zoom, pan, stacks to read, counters and hexes to choose.
+// Written for this project; plain JS, no build step. The server draws the map as SVG (counters
+// g.counter[data-unit][data-hex][data-side], hexes polygon.hex#hex-LABEL[data-hex]); this
+// script only moves the SVG's viewBox (so text stays vector-crisp at every zoom) and turns
+// pointer and key input into two events on `document` that the board script acts on:
+//   ordnance:unit {unit}  a player chose one of their own counters;
+//   ordnance:hex  {hex}   a player activated a hex that carries data-action.
+// It listens for ordnance:swapped (table.js replaced <main>) and keeps the view across it.
+"use strict";
+(function () {
+  const DRAG = 5; // CSS px a pointer may move and still be a click
+  const READ = 50; // CSS px wide a lone counter is at the default zoom (readable text)
+  const STEP = 1.25; // one zoom button press or +/- key
+  const PAN = 80; // CSS px an arrow key moves the map (four times that with Shift)
+
+  let map = null; // the current map's state (see setUp)
+  let sizes = null; // the ResizeObserver of the current map's frame
+  const views = {}; // game -> {cx, cy, k}: the view kept across swaps of <main>
+  const folds = {}; // phone: section class -> folded?
+
+  function stored(game) {
+    if (views[game]) { return views[game]; }
+    try {
+      const text = sessionStorage.getItem("ordnance-view-" + game);
+      return text ? JSON.parse(text) : null;
+    } catch (error) { return null; }
+  }
+
+  function keep() {
+    if (!map || !map.game) { return; }
+    const view = { cx: map.cx, cy: map.cy, k: map.k };
+    views[map.game] = view;
+    try { sessionStorage.setItem("ordnance-view-" + map.game, JSON.stringify(view)); } catch (error) { /* private mode */ }
+  }
+
+  function emit(name, detail) {
+    document.dispatchEvent(new CustomEvent(name, { detail: detail }));
+  }
+
+  // --- geometry ------------------------------------------------------------------------
+  function box(el) { return el.getBoundingClientRect(); }
+
+  // The drawing's own box (its first viewBox), the map's area (the hexes, without title and
+  // legend), the size of a lone counter in drawing units.
+  function world(svg) {
+    const vb = svg.viewBox.baseVal;
+    const whole = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };
+    const clip = svg.querySelector("clipPath#map rect");
+    const area = clip ? { x: clip.x.baseVal.value, y: clip.y.baseVal.value,
+      w: clip.width.baseVal.value, h: clip.height.baseVal.value } : whole;
+    let face = 0;
+    for (const rect of svg.querySelectorAll("g.counter .counter-face")) {
+      face = Math.max(face, rect.width.baseVal.value);
+    }
+    return { whole: whole, area: area, face: face };
+  }
+
+  // Where a counter's face sits in drawing units (its group's and body's translates).
+  function counterCentre(g) {
+    const at = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/;
+    const outer = at.exec(g.getAttribute("transform") || "");
+    const body = g.querySelector(".counter-body");
+    const inner = body ? at.exec(body.getAttribute("transform") || "") : null;
+    const x = (outer ? +outer[1] : 0) + (inner ? +inner[1] : 0);
+    const y = (outer ? +outer[2] : 0) + (inner ? +inner[2] : 0);
+    return { x: x, y: y };
+  }
+
+  function fitScale() {
+    const w = map.frame.clientWidth || 1, h = map.frame.clientHeight || 1;
+    return Math.min(w / map.world.whole.w, h / map.world.whole.h);
+  }
+
+  function readScale() {
+    return map.world.face > 0 ? READ / map.world.face : fitScale();
+  }
+
+  function bounds() {
+    const fit = fitScale();
+    const read = readScale();
+    return { low: Math.min(fit, read) * 0.85, high: Math.max(read * 4, fit * 2) };
+  }
+
+  function clampView() {
+    const b = bounds();
+    map.k = Math.min(b.high, Math.max(b.low, map.k));
+    const w = map.world.whole;
+    map.cx = Math.min(w.x + w.w, Math.max(w.x, map.cx));
+    map.cy = Math.min(w.y + w.h, Math.max(w.y, map.cy));
+  }
+
+  // The view as the SVG's viewBox, shaped like the frame (so nothing is letterboxed).
+  function paint() {
+    const w = map.frame.clientWidth || 1, h = map.frame.clientHeight || 1;
+    const vw = w / map.k, vh = h / map.k;
+    map.svg.setAttribute("viewBox",
+      [map.cx - vw / 2, map.cy - vh / 2, vw, vh].map((n) => n.toFixed(2)).join(" "));
+    map.frame.dataset.zoom = map.k.toFixed(3);
+    keep();
+    place();
+  }
+
+  // At the next animation frame: a burst of wheel or pointer events paints once.
+  let frame = 0;
+  function draw() {
+    if (!map) { return; }
+    clampView();
+    map.frame.dataset.zoom = map.k.toFixed(3); // the state now, the picture at the frame
+    if (!frame) {
+      frame = requestAnimationFrame(() => { frame = 0; if (map) { paint(); } });
+    }
+  }
+
+  // Now, not at the next frame (a new map, a fit, a focused counter brought into view).
+  function drawNow() {
+    if (frame) { cancelAnimationFrame(frame); frame = 0; }
+    clampView();
+    paint();
+  }
+
+  // A point of the page (client px) in drawing units, at the current view.
+  function toWorld(clientX, clientY) {
+    const r = box(map.frame);
+    return { x: map.cx + (clientX - r.left - r.width / 2) / map.k,
+      y: map.cy + (clientY - r.top - r.height / 2) / map.k };
+  }
+
+  // Zoom by `factor`, keeping the drawing point under (clientX, clientY) where it is.
+  function zoomAbout(factor, clientX, clientY) {
+    const r = box(map.frame);
+    const px = clientX === undefined ? r.left + r.width / 2 : clientX;
+    const py = clientY === undefined ? r.top + r.height / 2 : clientY;
+    const before = toWorld(px, py);
+    const b = bounds();
+    map.k = Math.min(b.high, Math.max(b.low, map.k * factor));
+    map.cx = before.x - (px - r.left - r.width / 2) / map.k;
+    map.cy = before.y - (py - r.top - r.height / 2) / map.k;
+    draw();
+  }
+
+  function panBy(dx, dy) { // CSS px
+    map.cx -= dx / map.k;
+    map.cy -= dy / map.k;
+    draw();
+  }
+
+  function fit() {
+    const w = map.world.whole;
+    map.k = fitScale();
+    map.cx = w.x + w.w / 2;
+    map.cy = w.y + w.h / 2;
+    drawNow();
+  }
+
+  // The default view: readable counters, centred on the side's own units (the map's middle
+  // for a spectator or a side with no unit on the map); a small map that fits readably fits.
+  function home() {
+    const fitK = fitScale(), readK = readScale();
+    if (fitK >= readK) { fit(); return; }
+    const side = map.side;
+    const own = side ? Array.from(map.svg.querySelectorAll("g.counter"))
+      .filter((g) => g.getAttribute("data-side") === side) : [];
+    const area = map.world.area;
+    let cx = area.x + area.w / 2, cy = area.y + area.h / 2;
+    if (own.length) {
+      const xs = own.map((g) => counterCentre(g).x), ys = own.map((g) => counterCentre(g).y);
+      cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+      cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    }
+    map.k = readK;
+    // Within the map's hexes where the view is smaller than they are: no empty band at first.
+    const vw = (map.frame.clientWidth || 1) / readK, vh = (map.frame.clientHeight || 1) / readK;
+    map.cx = vw < area.w ? Math.min(area.x + area.w - vw / 2, Math.max(area.x + vw / 2, cx)) : area.x + area.w / 2;
+    map.cy = vh < area.h ? Math.min(area.y + area.h - vh / 2, Math.max(area.y + vh / 2, cy)) : area.y + area.h / 2;
+    drawNow();
+  }
+
+  // Bring a drawing element into view (a counter or hex reached by Tab), when it is outside.
+  function reveal(el) {
+    const r = box(el), f = box(map.frame);
+    if (r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom) { return; }
+    const mid = toWorld((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    map.cx = mid.x;
+    map.cy = mid.y;
+    drawNow();
+  }
+
+  // --- what a click means -----------------------------------------------------------------
+  function hexOf(label) { return label ? document.getElementById("hex-" + label) : null; }
+
+  function mine(g) { return !!map.side && g.getAttribute("data-side") === map.side; }
+
+  // A counter or hex was clicked, tapped or pressed Enter on. A hex that carries data-action
+  // takes it, whatever counters sit there (that is how a target is picked); else a player's
+  // own counter is chosen, and a stack (or someone else's counter) opens to be read.
+  function activate(target) {
+    const counter = target.closest("g.counter");
+    const label = counter ? counter.getAttribute("data-hex") : target.getAttribute("data-hex");
+    const hexEl = hexOf(label);
+    if (hexEl && hexEl.hasAttribute("data-action")) {
+      closeStack();
+      emit("ordnance:hex", { hex: label });
+      return;
+    }
+    if (!counter) { closeStack(); return; }
+    const unit = counter.getAttribute("data-unit");
+    if (mine(counter)) {
+      choose(unit);
+      if (stackOf(label).length === 1) { closeStack(); return; }
+    }
+    openStack(label, unit);
+  }
+
+  function choose(unit) {
+    map.chosen = unit;
+    emit("ordnance:unit", { unit: unit });
+  }
+
+  function stackOf(label) {
+    return Array.from(map.svg.querySelectorAll("g.counter"))
+      .filter((g) => g.getAttribute("data-hex") === label);
+  }
+
+  // --- the stack: a card near the hex listing each counter, readable, and choosable ---------
+  const WORDS = /^(.*) \(([^,]+), ([^)]+)\) in ([^:;]+)(?:: ([^;]*))?; (.*)$/;
+
+  function describe(g) {
+    const title = g.querySelector("title");
+    const text = title ? title.textContent : g.getAttribute("data-unit");
+    const found = WORDS.exec(text || "");
+    return found ? { name: found[1], unit: found[2], side: found[3], hex: found[4],
+      notation: found[5] || "", state: found[6] } : { name: text, unit: g.getAttribute("data-unit"),
+      side: g.getAttribute("data-side"), hex: g.getAttribute("data-hex"), notation: "", state: "" };
+  }
+
+  // The counter as drawn, at a readable size: a copy of its body in a small SVG of its own.
+  function picture(g) {
+    const face = g.querySelector(".counter-face");
+    const body = g.querySelector(".counter-body");
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    const c = face ? face.width.baseVal.value : 40;
+    const pad = c * 0.14;
+    svg.setAttribute("viewBox", [-c / 2 - pad, -c / 2 - pad, c + 2 * pad, c + 2 * pad].join(" "));
+    svg.setAttribute("class", "stack-counter");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    if (body) {
+      const copy = body.cloneNode(true);
+      copy.removeAttribute("transform");
+      svg.appendChild(copy);
+    }
+    return svg;
+  }
+
+  function closeStack() {
+    const open = document.getElementById("map-stack");
+    if (open) { open.remove(); }
+    if (map) { map.open = null; }
+  }
+
+  function openStack(label, first) {
+    closeStack();
+    const counters = stackOf(label);
+    if (!counters.length) { return; }
+    const hexEl = hexOf(label);
+    const acts = hexEl ? hexEl.getAttribute("data-action") : null;
+    const card = document.createElement("section");
+    card.id = "map-stack";
+    card.className = "map-stack";
+    card.setAttribute("role", "dialog");
+    card.setAttribute("aria-labelledby", "map-stack-h");
+    const head = document.createElement("h3");
+    head.id = "map-stack-h";
+    const title = hexEl && hexEl.querySelector("title");
+    head.textContent = "Hex " + (title ? title.textContent : label) + ": "
+      + counters.length + (counters.length === 1 ? " unit" : " units");
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "stack-close";
+    close.textContent = "Close";
+    close.addEventListener("click", () => { closeStack(); map.frame.focus(); });
+    card.append(head, close);
+    if (acts) {
+      const here = document.createElement("button");
+      here.type = "button";
+      here.className = "stack-act";
+      here.textContent = "Act on " + label + " (" + acts.split(/\s+/).join(", ") + ")";
+      here.addEventListener("click", () => { closeStack(); emit("ordnance:hex", { hex: label }); });
+      card.appendChild(here);
+    }
+    const list = document.createElement("ul");
+    for (const g of counters) {
+      const d = describe(g);
+      const item = document.createElement("li");
+      item.className = "side-" + (g.getAttribute("data-side") || "").replace(/[^a-z0-9_-]+/gi, "-").toLowerCase();
+      if (g.getAttribute("data-unit") === first) { item.classList.add("first"); }
+      const words = document.createElement("div");
+      words.className = "stack-words";
+      const name = document.createElement("strong");
+      name.textContent = d.name + " ";
+      const id = document.createElement("code");
+      id.textContent = d.unit;
+      const line = document.createElement("span");
+      line.textContent = d.side + (d.notation ? " \u00b7 " + d.notation : "");
+      const state = document.createElement("span");
+      state.className = "stack-state";
+      state.textContent = d.state;
+      words.append(name, id, line, state);
+      item.append(picture(g), words);
+      if (mine(g)) {
+        const pick = document.createElement("button");
+        pick.type = "button";
+        pick.textContent = "Choose " + d.unit;
+        pick.addEventListener("click", () => { closeStack(); choose(d.unit); });
+        item.appendChild(pick);
+      }
+      list.appendChild(item);
+    }
+    card.appendChild(list);
+    map.wrap.appendChild(card);
+    map.open = label;
+    place();
+    const button = card.querySelector("button:not(.stack-close)") || close;
+    button.focus({ preventScroll: true });
+  }
+
+  // The open stack's card stays beside its hex while the map moves (inside the frame).
+  function place() {
+    const card = document.getElementById("map-stack");
+    if (!card || !map.open) { return; }
+    const hexEl = hexOf(map.open);
+    if (!hexEl) { closeStack(); return; }
+    const h = box(hexEl), f = box(map.wrap);
+    const w = card.offsetWidth, ht = card.offsetHeight;
+    const hex = { left: h.left - f.left, right: h.right - f.left, top: h.top - f.top, bottom: h.bottom - f.top };
+    let left, top;
+    if (hex.right + 6 + w <= f.width || hex.left - 6 - w >= 0) {
+      // Beside the hex, to its right when there is room, else to its left.
+      left = hex.right + 6 + w <= f.width ? hex.right + 6 : hex.left - 6 - w;
+      top = (hex.top + hex.bottom) / 2 - ht / 2;
+    } else {
+      // A narrow map (a phone): below the hex, or above it, never over it.
+      left = (hex.left + hex.right) / 2 - w / 2;
+      top = hex.bottom + 6 + ht <= f.height || hex.top < f.height / 2 ? hex.bottom + 6 : hex.top - 6 - ht;
+    }
+    left = Math.max(4, Math.min(left, f.width - w - 4));
+    top = Math.max(4, Math.min(top, f.height - ht - 4));
+    card.style.left = left + "px";
+    card.style.top = top + "px";
+  }
+
+  // --- keyboard: counters and acting hexes are buttons in the tab order --------------------
+  function focusable(el, name) {
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-label", name);
+  }
+
+  function markCounters() {
+    for (const g of map.svg.querySelectorAll("g.counter")) {
+      const d = describe(g);
+      focusable(g, d.unit + ", " + d.name + ", " + d.side + ", in " + d.hex
+        + (d.notation ? ": " + d.notation : "") + "; " + d.state
+        + (mine(g) ? "" : " (read only)"));
+    }
+    markActions();
+  }
+
+  // Hexes the board marked with data-action: reachable by Tab, Enter acts; counters on them
+  // let the click through to the hex (a target is picked even under enemy counters).
+  function markActions() {
+    for (const hexEl of map.svg.querySelectorAll(".hex[data-hex]")) {
+      const label = hexEl.getAttribute("data-hex");
+      const acts = hexEl.getAttribute("data-action");
+      if (acts) {
+        focusable(hexEl, "Hex " + label + ": " + acts.split(/\s+/).join(", "));
+        hexEl.classList.add("acting");
+      } else if (hexEl.classList.contains("acting")) {
+        hexEl.removeAttribute("tabindex");
+        hexEl.removeAttribute("role");
+        hexEl.removeAttribute("aria-label");
+        hexEl.classList.remove("acting");
+      }
+    }
+    for (const g of map.svg.querySelectorAll("g.counter")) {
+      const hexEl = hexOf(g.getAttribute("data-hex"));
+      g.classList.toggle("on-action", !!(hexEl && hexEl.hasAttribute("data-action")));
+    }
+    showMarks();
+  }
+
+  // Newly marked hexes all outside the view: the view moves to their middle (same zoom);
+  // when some are in view the map stays where the player put it.
+  let marked = 0;
+  function showMarks() {
+    const marks = Array.from(map.svg.querySelectorAll(".hex[data-action]"));
+    const fresh = marks.length > 0 && marked === 0;
+    marked = marks.length;
+    if (!fresh) { return; }
+    const f = box(map.frame);
+    const boxes = marks.map(box);
+    if (boxes.some((r) => r.right > f.left && r.left < f.right && r.bottom > f.top && r.top < f.bottom)) { return; }
+    const mid = toWorld((Math.min(...boxes.map((r) => r.left)) + Math.max(...boxes.map((r) => r.right))) / 2,
+      (Math.min(...boxes.map((r) => r.top)) + Math.max(...boxes.map((r) => r.bottom))) / 2);
+    map.cx = mid.x;
+    map.cy = mid.y;
+    drawNow();
+  }
+
+  // --- phones: the panel's sections fold under their headings ---------------------------
+  const narrow = window.matchMedia("(max-width: 900px)");
+
+  function foldable() {
+    for (const section of document.querySelectorAll(".panel > section")) {
+      const h2 = section.querySelector(":scope > h2");
+      if (!h2 || h2.querySelector("button.fold")) { continue; }
+      const key = section.className.split(/\s+/)[0] || h2.textContent;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "fold";
+      button.dataset.fold = key;
+      while (h2.firstChild) { button.appendChild(h2.firstChild); }
+      h2.appendChild(button);
+      if (!(key in folds)) { folds[key] = /\b(units|log)\b/.test(section.className); }
+      button.addEventListener("click", () => {
+        if (narrow.matches) { folds[key] = !folds[key]; applyFolds(); }
+      });
+    }
+    applyFolds();
+  }
+
+  // Folded only on a narrow screen: a desktop shows every section open.
+  function applyFolds() {
+    for (const button of document.querySelectorAll(".panel > section > h2 > button.fold")) {
+      const folded = !!folds[button.dataset.fold] && narrow.matches;
+      button.closest("section").classList.toggle("folded", folded);
+      // On a wide screen the heading folds nothing: no tab stop, no state to announce.
+      button.tabIndex = narrow.matches ? 0 : -1;
+      if (narrow.matches) { button.setAttribute("aria-expanded", String(!folded)); } else { button.removeAttribute("aria-expanded"); }
+    }
+  }
+  narrow.addEventListener("change", applyFolds);
+
+  // --- set up a map (at load and after every swap of <main>) -----------------------------
+  function setUp() {
+    foldable();
+    const figure = document.querySelector("figure.map");
+    const svg = figure ? figure.querySelector("svg.ordnance-map") : null;
+    if (!svg) { map = null; return; }
+    if (map && map.svg === svg) { return; }
+    const here = document.getElementById("main");
+    const game = here ? here.dataset.game || "" : "";
+    const chosen = map && map.game === game ? map.chosen : null;
+    map = { svg: svg, frame: figure, wrap: figure.closest(".map-frame") || figure,
+      game: game, side: here ? here.dataset.side || "" : "",
+      world: world(svg), cx: 0, cy: 0, k: 1, open: null, chosen: chosen };
+    marked = 0;
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    figure.classList.add("live-map");
+    markCounters();
+    if (window.ResizeObserver) {
+      if (sizes) { sizes.disconnect(); }
+      sizes = new ResizeObserver(() => { if (map) { draw(); } });
+      sizes.observe(figure);
+    }
+    new MutationObserver(markActions).observe(svg, { attributes: true, subtree: true,
+      attributeFilter: ["data-action"] });
+    const view = stored(game);
+    if (view && isFinite(view.k) && isFinite(view.cx) && isFinite(view.cy)) {
+      map.k = view.k; map.cx = view.cx; map.cy = view.cy;
+      drawNow();
+    } else {
+      home();
+    }
+  }
+
+  document.addEventListener("ordnance:swapped", setUp);
+  document.addEventListener("DOMContentLoaded", setUp);
+  if (document.readyState !== "loading") { setUp(); }
+  window.addEventListener("resize", () => { if (map) { draw(); } });
+  // Whoever chose the unit (a counter here, a list button of the board), the map knows it.
+  document.addEventListener("ordnance:unit", (event) => {
+    if (map && event.detail) { map.chosen = event.detail.unit; }
+  });
+
+  // --- buttons ------------------------------------------------------------------------
+  document.addEventListener("click", (event) => {
+    const button = event.target instanceof Element ? event.target.closest("[data-zoom]") : null;
+    if (!button || !map) { return; }
+    const how = button.getAttribute("data-zoom");
+    if (how === "in") { zoomAbout(STEP); } else if (how === "out") { zoomAbout(1 / STEP); } else { fit(); }
+  });
+
+  // --- pointers: drag pans, two pointers pinch, a short press is a click --------------------
+  const pointers = new Map();
+  let press = null; // {x, y, moved}
+  let pinch = null; // {d, k, mid}
+  let swallow = false; // the click that ends a drag is not a click
+
+  function inMap(event) {
+    return map && event.target instanceof Element && map.frame.contains(event.target);
+  }
+
+  document.addEventListener("pointerdown", (event) => {
+    if (!inMap(event) || (event.pointerType === "mouse" && event.button !== 0)) { return; }
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    swallow = false;
+    if (pointers.size === 1) {
+      press = { x: event.clientX, y: event.clientY, moved: false, id: event.pointerId };
+    } else if (pointers.size === 2) {
+      const [a, b] = Array.from(pointers.values());
+      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) || 1, k: map.k,
+        mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+      if (press) { press.moved = true; }
+    }
+  });
+
+  document.addEventListener("pointermove", (event) => {
+    const last = pointers.get(event.pointerId);
+    if (!last || !map) { return; }
+    const dx = event.clientX - last.x, dy = event.clientY - last.y;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (pinch && pointers.size >= 2) {
+      const [a, b] = Array.from(pointers.values());
+      const d = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+      const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+      panBy(mid.x - pinch.mid.x, mid.y - pinch.mid.y);
+      zoomAbout((pinch.k * d / pinch.d) / map.k, mid.x, mid.y);
+      pinch.mid = mid;
+      return;
+    }
+    if (!press || press.id !== event.pointerId) { return; }
+    if (!press.moved && Math.hypot(event.clientX - press.x, event.clientY - press.y) > DRAG) {
+      press.moved = true;
+      map.frame.classList.add("dragging");
+      try { map.frame.setPointerCapture(event.pointerId); } catch (error) { /* gone */ }
+    }
+    if (press.moved) { panBy(dx, dy); }
+  });
+
+  function release(event) {
+    if (!pointers.has(event.pointerId)) { return; }
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) { pinch = null; }
+    if (press && (press.id === event.pointerId || pointers.size === 0)) {
+      swallow = press.moved;
+      if (pointers.size === 0) { press = null; }
+    }
+    if (map) { map.frame.classList.remove("dragging"); }
+  }
+  document.addEventListener("pointerup", release);
+  document.addEventListener("pointercancel", release);
+
+  // Capture: a drag's closing click never reaches a counter, a hex or table.js.
+  document.addEventListener("click", (event) => {
+    if (!inMap(event)) { swallow = false; return; }
+    if (swallow) {
+      swallow = false;
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
+    if (event.target.closest(".map-stack")) { return; }
+    const target = event.target.closest("g.counter, .hex[data-hex]");
+    event.stopPropagation();
+    if (target) { event.preventDefault(); activate(target); } else { closeStack(); }
+  }, true);
+
+  document.addEventListener("wheel", (event) => {
+    if (!inMap(event) || event.ctrlKey && !event.deltaY) { return; }
+    event.preventDefault();
+    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1;
+    zoomAbout(Math.exp(-event.deltaY * unit * 0.0015), event.clientX, event.clientY);
+  }, { passive: false });
+
+  // --- keys: arrows pan, +/- zoom, 0 fits, Enter acts, Escape closes the stack ---------------
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && document.getElementById("map-stack")) {
+      closeStack();
+      if (map) { map.frame.focus(); }
+      return;
+    }
+    if (!inMap(event) || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (event.target.closest(".map-stack")) { return; }
+    const step = event.shiftKey ? PAN * 4 : PAN;
+    const moves = { ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+    if (moves[event.key]) {
+      event.preventDefault();
+      panBy(moves[event.key][0], moves[event.key][1]);
+    } else if (event.key === "+" || event.key === "=") {
+      event.preventDefault();
+      zoomAbout(STEP);
+    } else if (event.key === "-" || event.key === "_") {
+      event.preventDefault();
+      zoomAbout(1 / STEP);
+    } else if (event.key === "0") {
+      event.preventDefault();
+      fit();
+    } else if ((event.key === "Enter" || event.key === " ") && event.target.matches("g.counter, .hex[data-action]")) {
+      event.preventDefault();
+      activate(event.target);
+    }
+  });
+
+  document.addEventListener("focusin", (event) => {
+    if (map && event.target instanceof Element && event.target.matches("g.counter, .hex[data-action]")
+      && map.svg.contains(event.target)) {
+      reveal(event.target);
+    }
+  });
+
+  // The page's own click elsewhere closes an open stack.
+  document.addEventListener("pointerdown", (event) => {
+    if (event.target instanceof Element && !event.target.closest(".map-stack, figure.map")) { closeStack(); }
+  });
+})();
