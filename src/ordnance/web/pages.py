@@ -33,7 +33,7 @@ from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 from ordnance.game.registry import names
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
-from ordnance.web import clauses, notify, security, views
+from ordnance.web import clauses, news, notify, security, views
 from ordnance.web.answers import answer_of, note_failure, retry_headers, unavailable_sentence
 from ordnance.web.table import Table, new_game_scenario
 
@@ -257,8 +257,8 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
 
 
 @router.get("/games/{game}")
-def spectate(request: Request, game: str, action: str | None = None) -> HTMLResponse:
-    return _page(request, game, None, action=None)
+def spectate(request: Request, game: str, seen: int | None = None) -> HTMLResponse:
+    return _page(request, game, None, action=None, seen=seen)
 
 
 @router.get("/games/{game}/export")
@@ -349,6 +349,7 @@ def side_page(
     unit: str | None = None,
     action: str | None = None,
     notice: str | None = None,
+    seen: int | None = None,
 ) -> HTMLResponse:
     token = security.side_token(request, game, side)
     if token is None:
@@ -360,7 +361,7 @@ def side_page(
         return rejoin_page(request, game, side)
     except OrdnanceError as error:
         return error_page(request, error)
-    return _page(request, game, side, unit=unit, action=action, notice=notice)
+    return _page(request, game, side, unit=unit, action=action, notice=notice, seen=seen)
 
 
 def _page(
@@ -374,6 +375,7 @@ def _page(
     refused: str | None = None,
     status: int = 200,
     ai_given: tuple[str, ...] = (),
+    seen: int | None = None,
 ) -> HTMLResponse:
     table = _table(request)
     with table.lock:
@@ -402,6 +404,9 @@ def _page(
                 ai_waiting = table.ai_waiting(game, ai_given)
             except BadInput:  # the dice entered do not fit: ask for them all again
                 ai_waiting = table.ai_waiting(game)
+        said = news.page_news(folded, log, seen)
+        last = news.last_action(folded, log)
+        log_lines = news.log_sentences(folded, log, views.LOG_SHOWN)
     if preview is not None:
         preview.los_text = los_text
     rows = views.units_of(state)
@@ -421,7 +426,9 @@ def _page(
         all_actions=actions,
         preview=preview,
         rulings=views.recent_rulings(log),
-        log=views.log_lines(log),
+        log=log_lines,
+        news=said,
+        last=last,
         notice=notice,
         refused=refused,
         ai_moves=list(reversed(table.ai_moves.get(game, [])))[:12],
@@ -509,7 +516,8 @@ async def act(request: Request, game: str, side: str) -> Response:
         return _page(request, game, side, notice=f"bad command: {error}", status=422)
     except OrdnanceError as error:
         return _not_done(request, game, side, error, action=action)
-    return RedirectResponse(f"/games/{game}/{side}?notice=Done: version {applied.version}", 303)
+    # The page says what happened since the version before this command (the AI's answers too).
+    return RedirectResponse(f"/games/{game}/{side}?seen={applied.entries[0].seq}", 303)
 
 
 @router.post("/games/{game}/{side}/ai-dice")
@@ -528,10 +536,10 @@ async def ai_dice(request: Request, game: str, side: str) -> Response:
         )
     except OrdnanceError as error:
         return _not_done(request, game, side, error, ai_given=dice)
-    done = moves[-1].version if moves else version
-    return RedirectResponse(
-        f"/games/{game}/{side}?notice=The AI played with your dice: version {done}", 303
-    )
+    if not moves:
+        return RedirectResponse(f"/games/{game}/{side}?notice=The AI played nothing", 303)
+    seen = version if version is not None else moves[0].version - 1
+    return RedirectResponse(f"/games/{game}/{side}?seen={seen}", 303)
 
 
 @router.post("/games/{game}/{side}/undo")
@@ -551,7 +559,7 @@ async def undo(request: Request, game: str, side: str) -> Response:
         return error_page(request, error)
     except OrdnanceError as error:
         return _page(request, game, side, notice=str(error), status=answer_of(error)[1])
-    return RedirectResponse(f"/games/{game}/{side}?notice=Undone: version {applied.version}", 303)
+    return RedirectResponse(f"/games/{game}/{side}?seen={applied.entries[0].seq}", 303)
 
 
 # --- verifying a log ---------------------------------------------------------------------------

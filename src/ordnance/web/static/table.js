@@ -30,6 +30,7 @@
     if (url) {
       if (push) { history.pushState({}, "", url); } else { history.replaceState({}, "", url); }
     }
+    document.dispatchEvent(new CustomEvent("ordnance:swapped"));
   }
 
   // Fetch, or say why not: null when the request never got an answer.
@@ -95,6 +96,7 @@
   function cleanUrl() {
     const url = new URL(location.href);
     url.searchParams.delete("notice");
+    url.searchParams.delete("seen");
     return url.toString();
   }
 
@@ -126,7 +128,10 @@
     if (busy || pushed <= seen) { return; }
     busy = true;
     try {
-      if (await load(cleanUrl())) { say("The game moved on: version " + main().dataset.version + "."); }
+      // The server says in the notice what happened since the version this page showed.
+      const url = new URL(cleanUrl());
+      url.searchParams.set("seen", String(seen));
+      await load(url.toString());
     } finally { busy = false; }
   }
 
@@ -204,4 +209,7 @@
 
   window.addEventListener("popstate", () => { load(location.href); });
   document.addEventListener("DOMContentLoaded", listen);
+  document.addEventListener("DOMContentLoaded", () => {
+    document.dispatchEvent(new CustomEvent("ordnance:swapped"));
+  });
 })();
