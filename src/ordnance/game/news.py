@@ -127,7 +127,7 @@ def _command_sentence(side: str, body: Mapping[str, Any], rules: object | None) 
     events = [e for e in body.get("events", ()) if isinstance(e, Mapping)]
     echo = _ECHO.get(verb)
     echoed = next((e for e in events if e.get("kind") == echo), None)
-    head = _headline(side, verb, args, units, str(command.get("text", verb)), echoed)
+    head = _headline(side, command, units, echoed)
     details = [_roll(r) for r in body.get("rolls", ())]
     ruling = body.get("ruling") or {}
     if ruling.get("hit") is True:
@@ -143,16 +143,13 @@ def _command_sentence(side: str, body: Mapping[str, Any], rules: object | None) 
 
 
 def _headline(
-    side: str,
-    verb: str,
-    args: Mapping[str, Any],
-    units: list[str],
-    text: str,
-    echoed: Mapping[str, Any] | None,
+    side: str, command: Mapping[str, Any], units: list[str], echoed: Mapping[str, Any] | None
 ) -> str:
+    verb = str(command.get("verb", ""))
+    args: Mapping[str, Any] = command.get("args") or {}
     template = _DONE.get(verb)
     if template is None or ("{units}" in template and not units):
-        return f"{side}: {text}"
+        return f"{side}: {command.get('text', verb)}"
     data: Mapping[str, Any] = (echoed or {}).get("data") or {}
     done = template.format(
         units=listed(units),
@@ -216,7 +213,7 @@ def _event(event: Mapping[str, Any], rules: object | None) -> str:
 
 
 # Sentence openings that read lower-case inside a longer sentence.
-_LOWER = frozenset({"the", "no"})
+_LOWER = frozenset({"the", "no", "a"})
 
 
 def sentences(log: Iterable[Entry], rules: object | None = None) -> list[tuple[int, str]]:
