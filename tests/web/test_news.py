@@ -174,9 +174,12 @@ def test_the_notice_and_the_log_say_what_happened_and_the_map_marks_it(client):
     watched = client.get(spectator, params={"seen": v})
     said = re.findall(r'<p class="notice news">(.*?)</p>', watched.text)
     assert said == lines
-    assert client.get(spectator, params={"seen": version_of(watched.text)}).text.count(
-        'class="notice news"'
-    ) == 0
+    assert (
+        client.get(spectator, params={"seen": version_of(watched.text)}).text.count(
+            'class="notice news"'
+        )
+        == 0
+    )
 
 
 @pytest.mark.clause("SYS.record")
@@ -201,7 +204,6 @@ def test_the_ai_turn_asks_the_player_nothing_that_is_no_choice(tmp_path):
     assert asked, "the player was never asked anything in the AI's turns"
     assert not [a for a in asked if a in (["pass"], ["phase next"])]
     log = table.call(lambda s: s.log(made.game))
-    passes = [
-        e for e in log if e.type == "command" and e.side == "american" and e.body["command"]["text"] == "pass"
-    ]
+    passes = [e for e in log if e.type == "command" and e.body["command"]["text"] == "pass"]
+    passes = [e for e in passes if e.side == "american"]
     assert passes, "the player's forced passes are in the log, as its own commands"

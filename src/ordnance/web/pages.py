@@ -35,6 +35,7 @@ from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
 from ordnance.web import clauses, news, notify, security, views
 from ordnance.web.answers import answer_of, note_failure, retry_headers, unavailable_sentence
+from ordnance.web.lobby import cards, thumbnail_response
 from ordnance.web.table import Table, new_game_scenario
 
 router = APIRouter(include_in_schema=False)
@@ -150,12 +151,19 @@ def _lobby(
         "lobby.html",
         status=status,
         examples=list(examples()),
+        cards=cards(examples()),
         errors=errors,
         values=values,
         held=held,
         dice_modes=DICE_MODES,
         bundled_maps=", ".join(sorted(m for g in names() for m in bundled_maps(f"ordnance.{g}"))),
     )
+
+
+@router.get("/scenarios/{name}/map.svg")
+def scenario_map(name: str) -> Response:
+    """A bundled scenario's map at its start, small, for the lobby's card."""
+    return thumbnail_response(examples().get(name))
 
 
 @router.post("/games")

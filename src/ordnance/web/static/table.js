@@ -24,6 +24,10 @@
     for (const name of ["data-version", "data-game", "data-side", "data-events"]) {
       if (fresh.hasAttribute(name)) { current.setAttribute(name, fresh.getAttribute(name)); }
     }
+    // The last action's marks (static/news.js): as the fresh page has them, or none.
+    for (const name of ["data-last-entry", "data-last-hexes", "data-last-units"]) {
+      if (fresh.hasAttribute(name)) { current.setAttribute(name, fresh.getAttribute(name)); } else { current.removeAttribute(name); }
+    }
     current.innerHTML = fresh.innerHTML;
     const title = parser.parseFromString(html, "text/html").title;
     if (title) { document.title = title; }
