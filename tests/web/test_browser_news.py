@@ -73,7 +73,7 @@ def test_a_push_says_what_happened_and_the_map_marks_it(browser: Browser, live_s
     one = browser.new_context(viewport={"width": 1280, "height": 800})
     two = browser.new_context(viewport={"width": 390, "height": 844})
     a, b = one.new_page(), two.new_page()
-    game, links, _ = start(a, server, "vv-meeting-engagement", "none")
+    _, links, _ = start(a, server, "vv-meeting-engagement", "none")
     a.goto(links["american"])
     b.goto(links["german"])
     b.evaluate("window.notReloaded = true")
@@ -122,9 +122,7 @@ def test_the_ai_plays_its_turn_without_the_players_clicks(browser: Browser, live
         state = page.request.get(f"{server}/api/games/{game}").json()["state"]
         if page.locator("text=the game is over").count():
             break
-        actions = [
-            r.get_attribute("value") or "" for r in page.locator("input[type=radio]").all()
-        ]
+        actions = [r.get_attribute("value") or "" for r in page.locator("input[type=radio]").all()]
         if not actions:
             break
         if state.get("player") == "german":

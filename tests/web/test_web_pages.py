@@ -79,7 +79,8 @@ def test_play_preview_confirm_stale_and_undo_on_the_page(client):
     v = version_of(page.text)
     done = client.post(f"{base}/do", data={"csrf": csrf, "version": v, "action": "phase next"})
     # The notice says what happened, as the log's newest item does.
-    assert done.status_code == 200 and '<p class="notice news">american ended the phase' in done.text
+    assert done.status_code == 200
+    assert '<p class="notice news">american ended the phase' in done.text
     # The preview shows the LOS in words and the exact odds as a chart and a table.
     preview = client.get(base, params={"action": "fire a1,a2,sgt --at E5"})
     assert "Line of sight" in preview.text and 'class="odds"' in preview.text
