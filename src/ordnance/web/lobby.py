@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import yaml
 from starlette.responses import Response
 
 from ordnance.core.errors import OrdnanceError
@@ -79,7 +80,7 @@ def _card(key: str, path: Path, mtime: int) -> Card | None:
     return Card(
         key=key,
         title=scenario.name,
-        description=" ".join(str(body.get("description") or "").split()),
+        description=_description(path),
         ruleset=scenario.ruleset,
         sides=scenario.sides,
         turns=turns if isinstance(turns, int) and not isinstance(turns, bool) else None,
@@ -90,6 +91,16 @@ def _card(key: str, path: Path, mtime: int) -> Card | None:
         ),
         has_map=_thumbnail(path, mtime) is not None,
     )
+
+
+def _description(path: Path) -> str:
+    """The file's ``description:`` (the ruleset's reading of a scenario keeps none)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return ""
+    text = data.get("description") if isinstance(data, dict) else None
+    return " ".join(text.split()) if isinstance(text, str) else ""
 
 
 @cache
