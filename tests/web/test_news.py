@@ -207,3 +207,22 @@ def test_the_ai_turn_asks_the_player_nothing_that_is_no_choice(tmp_path):
     passes = [e for e in log if e.type == "command" and e.body["command"]["text"] == "pass"]
     passes = [e for e in passes if e.side == "american"]
     assert passes, "the player's forced passes are in the log, as its own commands"
+
+
+@pytest.mark.clause("SYS.record")
+def test_the_map_marks_the_last_command_still_standing(tmp_path):
+    from ordnance.web.news import last_action  # noqa: PLC0415
+
+    service = GameService(f"sqlite:///{tmp_path / 'games.db'}")
+    made = service.new_game(EXAMPLES / "vv-meeting-engagement.yaml", server_seed=b"m" * 32)
+    token = made.tokens["american"]
+    for words in (["phase", "next"], ["phase", "next"], ["move", "a1", "--to", "C9"]):
+        service.do(made.game, "american", token, words)
+    game, log = service.game(made.game), service.log(made.game)
+    marked = last_action(game, log)
+    assert marked is not None and marked.units == ("a1",) and marked.hexes == ("C9",)
+    service.do(made.game, "american", token, ["move", "a2", "--to", "D9"])
+    service.undo(made.game, "american", token)
+    # The undone move is not marked: the one before it is, where its unit stands now.
+    marked = last_action(service.game(made.game), service.log(made.game))
+    assert marked is not None and marked.seq == log[-1].seq and marked.hexes == ("C9",)
