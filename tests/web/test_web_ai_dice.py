@@ -81,7 +81,8 @@ def test_the_page_asks_for_the_ais_dice_and_plays_its_command_with_them(client):
         f"{base}/ai-dice",
         data={"csrf": csrf, "version": before, "command": waiting.text, "dice": dice},
     )
-    assert played.status_code == 200 and "The AI played with your dice" in played.text
+    # The notice says what the AI played, dice included.
+    assert played.status_code == 200 and '<p class="notice news">german ' in played.text
     assert version_of(played.text) > before
     log = table.call(lambda s: s.log(game))
     sent = next(e for e in log if e.seq == before)

@@ -11,6 +11,11 @@ the dice come, in this process or another.
 
 Dice given to :func:`play` are for the AI's next command, which must be one that rolls; its
 later commands are played as before (until the next roll, or the next other decision).
+
+A player is not asked what is no choice: during the AI's turn the human side's only legal
+action, when it is ``pass`` (letting the AI's move go on unanswered) or ``phase next`` in a
+Player Turn that is not its own, is played for it (:func:`forced_choice`) with the token of the
+player whose action set the AI going. Anything with a second option is left to the player.
 """
 
 from __future__ import annotations
@@ -117,6 +122,29 @@ def ai_choice(game: Game, side: str) -> str | None:
     return game.rules.ai_command(game.state, side)
 
 
+# What a side may be left with when it has nothing to decide (its only legal action).
+NO_CHOICE = ("pass", "phase next")
+
+
+def forced_choice(game: Game, side: str) -> str | None:
+    """The command ``side`` would send because it is its only one, when that is no choice:
+    ``pass``, or ``phase next`` in another side's Player Turn; with physical dice only one
+    that rolls nothing. None when the side has anything to decide."""
+    if game.rules.to_move(game.state) != side:
+        return None
+    actions = list(game.rules.legal_actions(game.state, side))
+    if len(actions) != 1 or actions[0] not in NO_CHOICE:
+        return None
+    only = actions[0]
+    if only == "phase next" and game.rules.view(game.state).get("player") in (None, side):
+        return None  # its own Player Turn: the player ends its phases when it wants
+    if game.dice.mode == "physical":
+        command = game.rules.parse_command(side, shlex.split(only))
+        if needed_rolls(game.rules, game.state, command, []).rolls:
+            return None
+    return only
+
+
 def _choice(game: Game, side: str) -> str | None:
     """:func:`ai_choice`, None for a ruleset without an AI (nothing to play)."""
     return ai_choice(game, side) if isinstance(game.rules, AiPlayer) else None
@@ -146,8 +174,12 @@ def play(
     expect_version: int | None = None,
     expect_command: str | None = None,
     limit: int = MAX_AI_COMMANDS,
+    forced: Mapping[str, str] | None = None,
 ) -> AiRun:
     """Let the AI act for the sides in ``tokens`` while the next decision is theirs.
+
+    ``forced``: the tokens of human sides whose decisions with no choice
+    (:func:`forced_choice`) are played for them meanwhile, so the AI's turn goes on.
 
     ``dice``: the physical dice of the AI's next command, which must roll (BadInput
     otherwise, before anything is stored). ``expect_version`` and ``expect_command``: the
@@ -164,6 +196,17 @@ def play(
         text = _choice(game, side) if side is not None and side in tokens else None
         if count == 0 and given:
             _check_dice_for(game, side, text, expect_command)
+        if side is not None and text is None and forced and side in forced:
+            text = forced_choice(game, side)
+            if text is not None:
+                try:
+                    applied = service.do(
+                        game_id, side, forced[side], shlex.split(text), expect_version=game.version
+                    )
+                except StaleState:
+                    break
+                run.moves.append(AiMove(side, text, applied, game))
+                continue
         if side is None or text is None:
             break
         words = shlex.split(text)

@@ -33,8 +33,9 @@ from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 from ordnance.game.registry import names
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
-from ordnance.web import clauses, notify, security, views
+from ordnance.web import clauses, news, notify, security, views
 from ordnance.web.answers import answer_of, note_failure, retry_headers, unavailable_sentence
+from ordnance.web.lobby import cards, thumbnail_response
 from ordnance.web.table import Table, new_game_scenario
 
 router = APIRouter(include_in_schema=False)
@@ -150,12 +151,19 @@ def _lobby(
         "lobby.html",
         status=status,
         examples=list(examples()),
+        cards=cards(examples()),
         errors=errors,
         values=values,
         held=held,
         dice_modes=DICE_MODES,
         bundled_maps=", ".join(sorted(m for g in names() for m in bundled_maps(f"ordnance.{g}"))),
     )
+
+
+@router.get("/scenarios/{name}/map.svg")
+def scenario_map(name: str) -> Response:
+    """A bundled scenario's map at its start, small, for the lobby's card."""
+    return thumbnail_response(examples().get(name))
 
 
 @router.post("/games")
@@ -257,8 +265,8 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
 
 
 @router.get("/games/{game}")
-def spectate(request: Request, game: str, action: str | None = None) -> HTMLResponse:
-    return _page(request, game, None, action=None)
+def spectate(request: Request, game: str, seen: int | None = None) -> HTMLResponse:
+    return _page(request, game, None, action=None, seen=seen)
 
 
 @router.get("/games/{game}/export")
@@ -349,6 +357,7 @@ def side_page(
     unit: str | None = None,
     action: str | None = None,
     notice: str | None = None,
+    seen: int | None = None,
 ) -> HTMLResponse:
     token = security.side_token(request, game, side)
     if token is None:
@@ -360,7 +369,7 @@ def side_page(
         return rejoin_page(request, game, side)
     except OrdnanceError as error:
         return error_page(request, error)
-    return _page(request, game, side, unit=unit, action=action, notice=notice)
+    return _page(request, game, side, unit=unit, action=action, notice=notice, seen=seen)
 
 
 def _page(
@@ -374,6 +383,7 @@ def _page(
     refused: str | None = None,
     status: int = 200,
     ai_given: tuple[str, ...] = (),
+    seen: int | None = None,
 ) -> HTMLResponse:
     table = _table(request)
     with table.lock:
@@ -405,6 +415,9 @@ def _page(
     # page's server time p50 75-132 ms -> 12-21 ms (map kept), push p50 519-740 -> 430-466 ms.
     preview = views.preview_of(folded, side, action) if side and action else None
     svg, los_text = views.map_svg(folded, preview, unit)
+    said = news.page_news(folded, log, seen)
+    last = news.last_action(folded, log)
+    log_lines = news.log_sentences(folded, log, views.LOG_SHOWN)
     if preview is not None:
         preview.los_text = los_text
     rows = views.units_of(state)
@@ -424,7 +437,9 @@ def _page(
         all_actions=actions,
         preview=preview,
         rulings=views.recent_rulings(log),
-        log=views.log_lines(log),
+        log=log_lines,
+        news=said,
+        last=last,
         notice=notice,
         refused=refused,
         ai_moves=list(reversed(table.ai_moves.get(game, [])))[:12],
@@ -512,7 +527,8 @@ async def act(request: Request, game: str, side: str) -> Response:
         return _page(request, game, side, notice=f"bad command: {error}", status=422)
     except OrdnanceError as error:
         return _not_done(request, game, side, error, action=action)
-    return RedirectResponse(f"/games/{game}/{side}?notice=Done: version {applied.version}", 303)
+    # The page says what happened since the version before this command (the AI's answers too).
+    return RedirectResponse(f"/games/{game}/{side}?seen={applied.entries[0].seq}", 303)
 
 
 @router.post("/games/{game}/{side}/ai-dice")
@@ -531,10 +547,10 @@ async def ai_dice(request: Request, game: str, side: str) -> Response:
         )
     except OrdnanceError as error:
         return _not_done(request, game, side, error, ai_given=dice)
-    done = moves[-1].version if moves else version
-    return RedirectResponse(
-        f"/games/{game}/{side}?notice=The AI played with your dice: version {done}", 303
-    )
+    if not moves:
+        return RedirectResponse(f"/games/{game}/{side}?notice=The AI played nothing", 303)
+    seen = version if version is not None else moves[0].version - 1
+    return RedirectResponse(f"/games/{game}/{side}?seen={seen}", 303)
 
 
 @router.post("/games/{game}/{side}/undo")
@@ -554,7 +570,7 @@ async def undo(request: Request, game: str, side: str) -> Response:
         return error_page(request, error)
     except OrdnanceError as error:
         return _page(request, game, side, notice=str(error), status=answer_of(error)[1])
-    return RedirectResponse(f"/games/{game}/{side}?notice=Undone: version {applied.version}", 303)
+    return RedirectResponse(f"/games/{game}/{side}?seen={applied.entries[0].seq}", 303)
 
 
 # --- verifying a log ---------------------------------------------------------------------------

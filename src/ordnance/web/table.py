@@ -266,7 +266,7 @@ class Table:
                 game, side, token, words, expect_version=expect, entropy=entropy
             )
         self.news.note(game, applied.version)
-        self.run_ai(game)
+        self.run_ai(game, player=(side, token))
         return applied
 
     def undo(self, game: str, side: str, token: str, expect: int | None) -> Applied:
@@ -275,10 +275,12 @@ class Table:
         self.news.note(game, applied.version)
         return applied
 
-    def run_ai(self, game: str) -> list[AiMove]:
+    def run_ai(self, game: str, player: tuple[str, str] | None = None) -> list[AiMove]:
         """Let the app's AI act for its sides while the next decision is theirs (with physical
-        dice, until its command needs them: :meth:`ai_waiting` says which)."""
-        return self._play_ai(game)
+        dice, until its command needs them: :meth:`ai_waiting` says which). ``player``: the
+        side and token of the player who just acted, whose steps with no choice in the AI's
+        turn are taken for it (:func:`~ordnance.game.autoplay.forced_choice`)."""
+        return self._play_ai(game, player=player)
 
     def ai_waiting(self, game: str, given: Sequence[str] = ()) -> AiWaits | None:
         """The AI's command that waits for physical dice beyond ``given``, if any."""
@@ -317,7 +319,7 @@ class Table:
             if waiting is None:
                 raise BadInput("dice", "", "the AI's next command needs no dice now")
             raise DiceWanted(waiting)
-        return self._play_ai(game, dice=dice, expect=expect, command=command)
+        return self._play_ai(game, dice=dice, expect=expect, command=command, player=(side, token))
 
     def _play_ai(
         self,
@@ -326,30 +328,48 @@ class Table:
         dice: Sequence[str] = (),
         expect: int | None = None,
         command: str | None = None,
+        player: tuple[str, str] | None = None,
     ) -> list[AiMove]:
         keys = self.ai.sides(game)
         if not keys:
             return []
-        with self.lock:
-            run = autoplay.play(
-                self.service, game, keys, dice=dice, expect_version=expect, expect_command=command
-            )
-            waiting = run.waiting
-            if dice and waiting is not None and waiting.given:
-                raise DiceWanted(waiting)  # the dice fell short: nothing of it was stored
-            moves = [
-                AiMove(
-                    m.side,
-                    m.text,
-                    m.applied.version,
-                    _expected(m.chosen_on.rules, m.chosen_on.state, m.side, m.text),
+        forced = {player[0]: player[1]} if player is not None and player[0] not in keys else {}
+        moves: list[AiMove] = []
+        # One command at a time, the lock let go between them: each is its own version, pushed
+        # to the pages as it is stored, and pages are drawn meanwhile.
+        for step in range(autoplay.MAX_AI_COMMANDS):
+            with self.lock:
+                first = step == 0
+                run = autoplay.play(
+                    self.service,
+                    game,
+                    keys,
+                    dice=dice if first else (),
+                    expect_version=expect if first else None,
+                    expect_command=command if first else None,
+                    limit=1,
+                    forced=forced,
                 )
-                for m in run.moves
-            ]
-            self.ai_moves.setdefault(game, []).extend(moves)
-            del self.ai_moves[game][:-20]  # the page shows the latest few
-            version = self.service.store.version(game)
-        self.news.note(game, version)
+                waiting = run.waiting
+                if first and dice and waiting is not None and waiting.given:
+                    raise DiceWanted(waiting)  # the dice fell short: nothing of it was stored
+                made = [
+                    AiMove(
+                        m.side,
+                        m.text,
+                        m.applied.version,
+                        _expected(m.chosen_on.rules, m.chosen_on.state, m.side, m.text),
+                    )
+                    for m in run.moves
+                ]
+                shown = [m for m in made if m.side in keys]  # not the player's forced steps
+                self.ai_moves.setdefault(game, []).extend(shown)
+                del self.ai_moves[game][:-20]  # the page shows the latest few
+                version = self.service.store.version(game)
+            self.news.note(game, version)
+            moves += made
+            if not made or waiting is not None:
+                break
         return moves
 
     def wait_version(self, game: str, seen: int, timeout: float) -> int:

@@ -28,6 +28,10 @@
     for (const name of ["data-version", "data-game", "data-side", "data-events"]) {
       if (fresh.hasAttribute(name)) { current.setAttribute(name, fresh.getAttribute(name)); }
     }
+    // The last action's marks (static/news.js): as the fresh page has them, or none.
+    for (const name of ["data-last-entry", "data-last-hexes", "data-last-units"]) {
+      if (fresh.hasAttribute(name)) { current.setAttribute(name, fresh.getAttribute(name)); } else { current.removeAttribute(name); }
+    }
     current.replaceChildren(...fresh.childNodes);
     const title = doc.title;
     if (title) { document.title = title; }
@@ -100,6 +104,7 @@
   function cleanUrl() {
     const url = new URL(location.href);
     url.searchParams.delete("notice");
+    url.searchParams.delete("seen");
     return url.toString();
   }
 
@@ -131,7 +136,10 @@
     if (busy || pushed <= seen) { return; }
     busy = true;
     try {
-      if (await load(cleanUrl())) { say("The game moved on: version " + main().dataset.version + "."); }
+      // The server says in the notice what happened since the version this page showed.
+      const url = new URL(cleanUrl());
+      url.searchParams.set("seen", String(seen));
+      await load(url.toString());
     } finally { busy = false; }
   }
 
