@@ -150,6 +150,47 @@ def find_path(state: AslState, unit: Unit, dest: str) -> list[PathStep]:
     )
 
 
+# How far the board offers a team's move: Infantry has 4 MF (A4.1, outside these texts) and a
+# team's MF are not counted by terrain here, so a path of at most this many hexes.
+TEAM_REACH = 4
+
+
+def reach(state: AslState, unit: Unit) -> dict[Hex, int]:
+    """Every hex ``unit`` may end a move in now, with the MP the cheapest path costs (a team:
+    the fewest hexes, at most :data:`TEAM_REACH`), as :func:`find_path` prices it; empty for a
+    unit without a hex, or a vehicle without an MP allowance (its moves are checked hex by
+    hex, :func:`check_path`)."""
+    sheet = state.sheet
+    here = state.status[unit.id].hex
+    if here is None or sheet.labels is None:
+        return {}
+    left = allowance_left(state, unit) if unit.afv is not None else TEAM_REACH
+    if left is None:
+        return {}
+    fresh = unit.afv is not None and _spent(state, unit) == 0
+    board = frozenset(sheet.labels.hexes())
+    best: dict[Hex, int] = {here: 0}
+    queue: list[tuple[int, int, Hex]] = [(0, 0, here)]
+    while queue:
+        cost, steps, at = heapq.heappop(queue)
+        if cost > best.get(at, cost):
+            continue
+        for there in at.neighbours():
+            if there not in board:
+                continue
+            try:
+                step = _enter(state, unit, at, there, first=fresh and steps == 0)
+            except (IllegalAction, BadInput):
+                continue
+            total = cost + (step.mp if unit.afv is not None else 1)
+            if total > left or total >= best.get(there, total + 1):
+                continue
+            best[there] = total
+            heapq.heappush(queue, (total, steps + 1, there))
+    del best[here]
+    return best
+
+
 def _spent(state: AslState, unit: Unit) -> int:
     afv = state.status[unit.id].afv
     return 0 if afv is None else afv.mp_spent
@@ -165,13 +206,13 @@ def _start(state: AslState, unit: Unit) -> Hex:
 def _enter(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
     """Check one hex entered from ``here`` and price it (0 MP for a team)."""
     sheet = state.sheet
-    label = sheet.label(there)
     enemies = [
         u.id
         for u in sheet.units.values()
         if u.side != unit.side and state.status[u.id].hex == there
     ]
     if enemies:
+        label = sheet.label(there)
         raise IllegalAction(
             OVERRUN_RULE,
             f"{label} holds the enemy's {', '.join(enemies)}: entering it would be an Overrun,"
@@ -184,12 +225,12 @@ def _enter(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
 
 def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
     table, sheet, game_map = mp_table(), state.sheet, state.sheet.game_map
-    label = sheet.label(there)
     terrain = "open" if game_map is None else game_map.terrain(there)
     cost = table.hex(terrain)
     if not cost.allowed:
         raise IllegalAction(
-            cost.rule, f"a vehicle does not enter {terrain} ({label}) here: not modelled"
+            cost.rule,
+            f"a vehicle does not enter {terrain} ({sheet.label(there)}) here: not modelled",
         )
     mp, parts, rules = cost.mp, [f"{terrain} {cost.mp}"], [cost.rule, "B.2"]
     if cost.all:
@@ -201,8 +242,8 @@ def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
         if not first:
             raise IllegalAction(
                 cost.rule,
-                f"{terrain} ({label}) costs ALL of {unit.id}'s MP: only a vehicle that has spent"
-                " none this MPh enters it",
+                f"{terrain} ({sheet.label(there)}) costs ALL of {unit.id}'s MP: only a vehicle"
+                " that has spent none this MPh enters it",
             )
         mp, parts = allowance, [f"{terrain} ALL ({allowance})"]
     if game_map is not None:
@@ -211,7 +252,8 @@ def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
             side = table.hexside(feature)
             if not side.allowed:
                 raise IllegalAction(
-                    side.rule, f"a vehicle does not cross {feature} into {label}: not modelled"
+                    side.rule,
+                    f"a vehicle does not cross {feature} into {sheet.label(there)}: not modelled",
                 )
             mp, parts, rules = mp + side.mp, [*parts, f"{feature} +{side.mp}"], [*rules, side.rule]
         climb = game_map.elevation(there) - game_map.elevation(here)
