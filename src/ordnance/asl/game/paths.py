@@ -33,11 +33,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ordnance.asl.game.scenario import Unit
 from ordnance.asl.game.state import AslState
 from ordnance.asl.mp_costs import mp_table
-from ordnance.core.errors import BadInput, IllegalAction
+from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.hexgrid import Hex, Hexside
 
 MOVE_RULE = "D2"
@@ -117,17 +118,28 @@ def find_path(state: AslState, unit: Unit, dest: str) -> list[PathStep]:
         )
     limit = left if left is not None else 2 * start.distance(goal)
     fresh = unit.afv is not None and _spent(state, unit) == 0
+    assert sheet.labels is not None  # _start refuses a sheet without labels
+    board = sheet.board
     best: dict[Hex, int] = {start: 0}
     queue: list[tuple[int, tuple[str, ...], Hex, tuple[PathStep, ...]]] = [(0, (), start, ())]
     refusals: list[str] = []
+    # Each hex's label is worked out once (a tie is broken by the labels of the whole path).
+    names: dict[Hex, str] = {}
+
+    def name(hex: Hex) -> str:
+        found = names.get(hex)
+        if found is None:
+            found = names[hex] = sheet.label(hex)
+        return found
+
     while queue:
-        cost, _, here, path = heapq.heappop(queue)
+        cost, labels, here, path = heapq.heappop(queue)
         if here == goal:
             return list(path)
         if cost > best.get(here, cost):
             continue
         for there in here.neighbours():
-            if sheet.labels is None or there not in sheet.labels:
+            if there not in board:
                 continue
             try:
                 step = _enter(state, unit, here, there, first=fresh and not path)
@@ -140,8 +152,7 @@ def find_path(state: AslState, unit: Unit, dest: str) -> list[PathStep]:
             if total > limit or total >= best.get(there, total + 1):
                 continue
             best[there] = total
-            labels = (*(sheet.label(s.hex) for s in path), sheet.label(there))
-            heapq.heappush(queue, (total, labels, there, (*path, step)))
+            heapq.heappush(queue, (total, (*labels, name(there)), there, (*path, step)))
     why = f" ({refusals[0]})" if refusals else ""
     raise IllegalAction(
         MOVE_RULE,
@@ -168,7 +179,7 @@ def reach(state: AslState, unit: Unit) -> dict[Hex, int]:
     if left is None:
         return {}
     fresh = unit.afv is not None and _spent(state, unit) == 0
-    board = frozenset(sheet.labels.hexes())
+    board = sheet.board
     best: dict[Hex, int] = {here: 0}
     queue: list[tuple[int, int, Hex]] = [(0, 0, here)]
     while queue:
@@ -204,6 +215,33 @@ def _start(state: AslState, unit: Unit) -> Hex:
 
 
 def _enter(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
+    """:func:`_entered`, remembered per state and unit: a search prices the same steps again
+    and again, and a board probes a move to every hex it reaches from the same state."""
+    key = (id(state), unit.id)
+    kept = _PRICED.get(key)
+    if kept is None or kept[0] is not state:
+        if len(_PRICED) >= _PRICED_KEPT:
+            _PRICED.clear()  # start again (safe beside other threads, unlike eviction)
+        kept = _PRICED[key] = (state, {})
+    steps = kept[1]
+    found = steps.get((here, there, first))
+    if found is None:
+        try:
+            found = _entered(state, unit, here, there, first=first)
+        except (IllegalAction, BadInput) as refused:
+            found = refused
+        steps[(here, there, first)] = found
+    if isinstance(found, PathStep):
+        return found
+    raise found.with_traceback(None)
+
+
+# (state id, unit) -> the state (whose id it is) and its priced steps, or their refusals.
+_PRICED: dict[tuple[int, str], tuple[AslState, dict[Any, PathStep | OrdnanceError]]] = {}
+_PRICED_KEPT = 64
+
+
+def _entered(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
     """Check one hex entered from ``here`` and price it (0 MP for a team)."""
     sheet = state.sheet
     enemies = [

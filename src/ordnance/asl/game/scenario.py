@@ -448,6 +448,11 @@ class Sheet:
         return place
 
     @cached_property
+    def board(self) -> frozenset[Hex]:
+        """Every hex of the boards (none without them)."""
+        return frozenset(() if self.labels is None else self.labels.hexes())
+
+    @cached_property
     def _hexes(self) -> dict[str, Hex]:
         """The hexes :meth:`hex` has read, by label (the events of a log name few hexes)."""
         return {}
