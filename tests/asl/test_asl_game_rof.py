@@ -65,8 +65,9 @@ def test_a_malfunction_or_intensive_fire_keeps_no_rof():
     play = rof_play()
     play.to("PFPh")
     hard = play.do("german", "fire pak --ammo AP --intensive-fire", "1,1")
-    assert not hard.ruling["rof_kept"] and "Intensive Fire keeps no ROF" in (
-        hard.ruling["explanation"]
+    assert (
+        not hard.ruling["rof_kept"]
+        and "Intensive Fire keeps no ROF" in (hard.ruling["explanation"])
     )
     play = rof_play(settings={"rof_keeps_on_intensive_fire": True})
     play.to("PFPh")
@@ -149,7 +150,7 @@ def test_at_refuses_the_own_hex_and_a_unit_without_a_hex_in_one_line():
     play.to("PFPh")
     with pytest.raises(BadInput, match="pz4's own hex"):
         play.do("german", "fire pz4 --ammo AP --at 4K2", "1,1")
-    with pytest.raises(IllegalAction, match="C8.52"):
+    with pytest.raises(IllegalAction, match=r"C8\.52"):
         play.do("german", "fire pak --ammo SMOKE --at 4K3", "1,1")
     unplaced = Play(map="asl-village")
     unplaced.to("PFPh")
