@@ -75,8 +75,8 @@ def _live(state: AslState, markers: tuple[SmokeMarker, ...]) -> _Live | None:
 
 # (id of the scenario's map, SMOKE) -> that map (whose id it is), the live map, its verdicts.
 _LIVE: dict[tuple[int, tuple[SmokeMarker, ...]], _Live] = {}
-_KEPT = 64
-_VERDICTS_KEPT = 20_000
+_KEPT = 16
+_VERDICTS_KEPT = 2048  # a verdict holds its line: a few KiB each
 
 
 def watchers(
