@@ -52,6 +52,7 @@ from ordnance.asl.game.sight import live_map
 from ordnance.asl.game.state import AslState
 from ordnance.asl.los import JUDGE
 from ordnance.asl.notation import Family
+from ordnance.asl.smoke import Phase
 from ordnance.core.hexgrid import Hex
 from ordnance.core.offers import Offer
 from ordnance.core.ruleset import Command, passes_checks
@@ -115,8 +116,9 @@ def _offers(state: AslState, side: str, unit_id: str, legal: LegalActions) -> tu
         place = _PLACES.get(verb)
         if place is not None:
             found += place(state, unit, here, args, text)
-    if any(t.family is Family.SMOKE_MORTAR for t in unit.tokens):
-        # legal_actions lists no sM (it needs a target): each target is checked here
+    if state.phase is Phase.MPH and any(t.family is Family.SMOKE_MORTAR for t in unit.tokens):
+        # legal_actions lists no sM (it needs a target): each target is checked here (a
+        # dispenser is used in an MPh only, D13.2)
         _, args = COMMANDS.read(["dispense", unit.id, "--type", Family.SMOKE_MORTAR.value])
         found += _dispense(state, unit, here, args, "")
     return tuple(found)
