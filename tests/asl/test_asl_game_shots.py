@@ -1,8 +1,8 @@
 """One shot per Gun/AFV and phase, and none in the AFPh after Prep Fire (A3 reading, C8.9-gt).
 
-Rate of Fire is not in the rule texts here, so the engine refuses a second shot rather than
-guess a ROF roll; a shot that counts as not fired (C8.9-gt: the Gun had none) leaves the Gun
-free to fire again in that phase.
+A unit without Multiple ROF (no ``rof`` in the scenario) is refused a second shot, the refusal
+naming C8.1-rof and why (test_asl_game_rof.py plays ROF); a shot that counts as not fired
+(C8.9-gt: the Gun had none) leaves the Gun free to fire again in that phase.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ def test_a_second_shot_in_a_phase_is_refused_but_not_after_none():
     play.do("german", "fire pak --ammo AP", "2,2")
     refusal = play.refused("german", "fire pak --ammo HE", "1,1")
     assert refusal.clause == "A3" and "Rate of Fire" in refusal.sentence
+    assert "C8.1-rof" in refusal.sentence and "gives it no Multiple Rate of Fire" in (
+        refusal.sentence
+    )
     assert not any(a.startswith("fire pak") for a in play.rules.legal_actions(play.state, "german"))
     # another Gun of the side still fires; a shot that "had none" leaves its Gun free
     none = play.do("german", "fire pz4 --ammo APCR", "4,4")  # 8 > 3: none (C8.9-gt)

@@ -135,7 +135,11 @@ def test_export_verify_status_and_render_of_a_d13_game(cli, sqlite_url, tmp_path
 
 
 def test_render_refuses_a_game_without_a_map(cli, sqlite_url, tmp_path):
-    made = cli("game", "new", str(EXAMPLES / "asl-c8-demo.yaml"), "--db", sqlite_url, "--json")
+    # Every bundled scenario has a map: this one is the C8 demo on bare boards.
+    bare = tmp_path / "bare.yaml"
+    text = (EXAMPLES / "asl-c8-demo.yaml").read_text(encoding="utf-8")
+    bare.write_text(text.replace("map: asl-village", 'boards: "4/3"'), encoding="utf-8")
+    made = cli("game", "new", str(bare), "--db", sqlite_url, "--json")
     result = cli(
         "game", "render", made.json["game"], "--out", str(tmp_path / "x.svg"), "--db", sqlite_url
     )

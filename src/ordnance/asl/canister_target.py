@@ -17,14 +17,19 @@ attacked too (C8.41), or both such hexes where the line runs along their hexside
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ordnance.core.errors import IllegalAction
 from ordnance.core.hexgrid import Arc, CanisterAim, Corner, Hex, Vertex, canister_aims
 
 CANISTER_RANGE = 2
 
 
+@lru_cache(maxsize=1024)
 def canister_aiming_points(firer: Hex, facing: Corner) -> tuple[CanisterAim, ...]:
-    """The five aiming points of a CA facing ``facing``, anticlockwise first (C8.4-target)."""
+    """The five aiming points of a CA facing ``facing``, anticlockwise first (C8.4-target).
+
+    Pure geometry, worked out once per hex and facing (a board asks for them on every click)."""
     return canister_aims(firer, Arc.covered(facing))
 
 

@@ -137,6 +137,21 @@ class Settings:
         " as full SMOKE turns Dispersed (VASL's SMOKE button flips WP too); when false it is"
         " removed then.",
     )
+    fire_needs_los: bool = _setting(
+        True,
+        "[default]",
+        "A6",
+        "A shot fired at a hex (--at) that the map shows out of the firer's LOS is refused, as"
+        " SMOKE/WP at such a hex is. The C8 texts do not say; when false, the shot is resolved"
+        " and its ruling says the LOS is blocked.",
+    )
+    rof_keeps_on_intensive_fire: bool = _setting(
+        False,
+        "[unverified]",
+        "C5.6, C8.1-rof",
+        "Whether a shot with Intensive Fire may keep Multiple ROF. The C8 texts do not say; the"
+        " ASLRB (C5.6, not among these texts) reads that it may not.",
+    )
     theater_e: str = _setting(
         "ETO", "[inferred]", "C8.91", "Theaters a counter's E flag covers (comma-separated)."
     )

@@ -7,8 +7,9 @@ it runs, so a newcomer can copy it, and what it printed; a refused command's one
 
 Then four short games, each on a fresh SQLite file in a temporary folder:
 
-- ASL C8, ``examples/asl-c8-demo.yaml``: seeds, shots whose side record changes, refusals, an
-  undo, the reveal of the dice seed, the export of the log and its verification;
+- ASL C8, ``examples/asl-c8-demo.yaml`` (the map asl-village): seeds, shots at a hex with
+  their range and LOS, a side record that changes, refusals, an undo, the reveal of the dice
+  seed, the export of the log and its verification;
 - ASL D13, ``examples/asl-d13-demo.yaml`` (the map asl-village, dice entered): a move, a smoke
   mortar aimed past grain, the enemy's answer with its discharger, a picture of the map;
 - Lock 'n Load Tactical, ``examples/lnl-smoke-wp.yaml``: a WP shell into the farmhouse with
@@ -213,8 +214,10 @@ GAME_STEPS: tuple[tuple[str, str, int], ...] = (
         0,
     ),
     (
-        "The PzKpfw IVH fires AP: something other than SMOKE.",
-        "{german_do} fire pz4 --ammo AP --to-hit 7",
+        "The PzKpfw IVH in 4K2 fires AP at the T-34/85 in 4E4: something other than SMOKE. The"
+        " ruling gives the range and the line of sight on the map, hit or miss, and whether its"
+        " coloured die kept its ROF of 2 (C8.1-rof).",
+        "{german_do} fire pz4 --ammo AP --to-hit 7 --at 4E4",
         0,
     ),
     (
@@ -232,7 +235,7 @@ GAME_STEPS: tuple[tuple[str, str, int], ...] = (
     (
         "The defender's Defensive Fire: the T-34/85 declares APCR (Depletion Number 5 in"
         " 1944, C8.91).",
-        "{russian_do} fire t34 --ammo APCR --to-hit 8 --drm 1",
+        "{russian_do} fire t34 --ammo APCR --to-hit 8 --drm 1 --at 4K2",
         0,
     ),
     (

@@ -39,6 +39,7 @@ from typing import Any
 
 from ordnance.asl.canister import ADJACENT_CHOICES
 from ordnance.asl.dispensers import Crew, dispenser_family
+from ordnance.asl.dispensers.usage import DISPENSER_FAMILIES
 from ordnance.asl.heat import DATA as HEAT_DATA
 from ordnance.asl.notation import Family
 from ordnance.core.command_words import (
@@ -51,6 +52,7 @@ from ordnance.core.command_words import (
     whole_number,
 )
 from ordnance.core.errors import BadInput
+from ordnance.core.hexgrid import Corner
 from ordnance.core.ruleset import Command
 
 
@@ -94,11 +96,52 @@ def _step(text: str) -> str:
     return text.strip().lower()
 
 
-_UNIT = Positional("unit", "UNIT", "a unit id", help="The unit's id in the scenario.")
-_DRM = Option(
-    "drms", whole_number, repeats=True, metavar="N", help="A DRM you apply (TEM, Hindrance...)."
+# What a face may offer for each parameter (command_words.ParamKind): the ammunition a shot
+# may declare (the dispensers are fired with 'dispense', IR is only recorded), the corners a
+# CA faces, the dispenser kinds, a crew's states.
+FIRED_AMMO = tuple(
+    f.ammo for f in Family if not f.is_dispenser and f is not Family.IR and f is not Family.CANISTER
 )
-_CA = Option("ca", label, metavar="C", help="The Covered Arc to end with: a hex corner, e.g. B.")
+CORNERS = tuple(c.name for c in Corner)
+DISPENSERS = tuple(f.value for f in DISPENSER_FAMILIES)
+CREW_STATES = tuple(c.value for c in Crew)
+# A To Hit number the board asks for: a Modified To Hit number (C3) may pass 12, and one of 1
+# or less never hits; a DRM of a few points either way.
+TO_HIT_LOW, TO_HIT_HIGH = 1, 20
+DRM_LOW, DRM_HIGH = -9, 9
+
+_UNIT = Positional("unit", "UNIT", "a unit id", help="The unit's id in the scenario.", kind="unit")
+_DRM = Option(
+    "drms",
+    whole_number,
+    repeats=True,
+    metavar="N",
+    help="A DRM you apply (TEM, Hindrance...).",
+    kind="number",
+    low=DRM_LOW,
+    high=DRM_HIGH,
+)
+_CA = Option(
+    "ca",
+    label,
+    metavar="C",
+    help="The Covered Arc to end with: a hex corner, e.g. B.",
+    kind="choice",
+    choices=CORNERS,
+)
+
+
+# Canister: its five aiming points in a CA (C8.4-target), what it may be fired for (C8.42
+# refuses the rest with its reason), a building's levels; a vehicle's MP; an sM's Hindrance.
+CANISTER_AIMS = 5
+CANISTER_PURPOSES = ("attack", "rubble", "fire", "wire")
+LEVEL_HIGH = 9
+MP_HIGH = 99
+HINDRANCE_HIGH = 12
+
+
+def _flag(arg: str, help: str) -> Option:
+    return Option(arg, None, help=help, kind="flag")
 
 
 def command_text(verb: str, args: Mapping[str, Any]) -> str:
@@ -123,28 +166,52 @@ COMMANDS = CommandTable(
             _UNIT,
             {
                 "--ammo": Option(
-                    "ammo", _ammo, metavar="A", help="The ammunition fired: AP, APCR, HE, ..."
+                    "ammo",
+                    _ammo,
+                    metavar="A",
+                    help="The ammunition fired: AP, APCR, HE, ...",
+                    kind="ammo",
+                    choices=FIRED_AMMO,
                 ),
                 "--to-hit": Option(
                     "to_hit",
                     whole_number,
                     metavar="N",
                     help="The final To Hit number; with it the shot says hit or miss.",
+                    kind="number",
+                    low=TO_HIT_LOW,
+                    high=TO_HIT_HIGH,
+                    ask=True,
                 ),
                 "--drm": _DRM,
-                "--intensive-fire": Option(
-                    "intensive_fire", None, help="Intensive Fire (a lower Breakdown number)."
+                "--intensive-fire": _flag(
+                    "intensive_fire", "Intensive Fire (a lower Breakdown number)."
                 ),
                 "--target": Option(
                     "target",
                     _target,
                     metavar="T",
                     help="HEAT: the kind of target; SMOKE or WP: the hex it lands in.",
+                    kind="choice",
+                    choices=tuple(sorted(HEAT_TARGETS)),
                 ),
-                "--tem": Option("tem", _word, metavar="TEM", help="HEAT: the target's cover."),
-                "--own-hex": Option("own_hex", None, help="SMOKE/WP into the firer's own hex."),
-                "--interior-building": Option(
-                    "interior_building", None, help="SMOKE/WP inside a building."
+                "--tem": Option(
+                    "tem",
+                    _word,
+                    metavar="TEM",
+                    help="HEAT: the target's cover.",
+                    kind="choice",
+                    choices=tuple(sorted(HEAT_DATA.all_tem)),
+                ),
+                "--own-hex": _flag("own_hex", "SMOKE/WP into the firer's own hex."),
+                "--interior-building": _flag("interior_building", "SMOKE/WP inside a building."),
+                "--at": Option(
+                    "at",
+                    label,
+                    metavar="HEX",
+                    help="The hex fired at: the ruling gives its range and LOS (SMOKE/WP land"
+                    " there).",
+                    kind="hex",
                 ),
             },
             required=("--ammo",),
@@ -160,6 +227,8 @@ COMMANDS = CommandTable(
                     _adjacent,
                     metavar="X",
                     help="Also attack the adjacent 'hex' or 'hexside' along the LOS.",
+                    kind="choice",
+                    choices=ADJACENT_CHOICES,
                 ),
                 "--adjacent-drm": Option(
                     "adjacent_drms",
@@ -167,25 +236,52 @@ COMMANDS = CommandTable(
                     repeats=True,
                     metavar="N",
                     help="A DRM of the adjacent attack (its TEM).",
+                    kind="number",
+                    low=DRM_LOW,
+                    high=DRM_HIGH,
                 ),
-                "--armored": Option("armored", None, help="The target is an armored vehicle."),
+                "--armored": _flag("armored", "The target is an armored vehicle."),
                 "--purpose": Option(
                     "purpose",
                     _word,
                     metavar="P",
                     help="Why it fires (default: attack; C8.42 forbids some uses).",
+                    kind="choice",
+                    choices=CANISTER_PURPOSES,
                 ),
                 "--aim": Option(
-                    "aim", whole_number, metavar="N", help="The aiming point, numbered from 1."
+                    "aim",
+                    whole_number,
+                    metavar="N",
+                    help="The aiming point, numbered from 1.",
+                    kind="number",
+                    low=1,
+                    high=CANISTER_AIMS,
                 ),
                 "--building": Option(
-                    "building", label, metavar="HEX", help="Aim at the building in HEX instead."
+                    "building",
+                    label,
+                    metavar="HEX",
+                    help="Aim at the building in HEX instead.",
+                    kind="hex",
                 ),
                 "--level": Option(
-                    "level", whole_number, metavar="L", help="With --building: the level aimed at."
+                    "level",
+                    whole_number,
+                    metavar="L",
+                    help="With --building: the level aimed at.",
+                    kind="number",
+                    low=0,
+                    high=LEVEL_HIGH,
                 ),
                 "--top": Option(
-                    "top", whole_number, metavar="T", help="With --building: its top level."
+                    "top",
+                    whole_number,
+                    metavar="T",
+                    help="With --building: its top level.",
+                    kind="number",
+                    low=0,
+                    high=LEVEL_HIGH,
                 ),
             },
         ),
@@ -194,14 +290,29 @@ COMMANDS = CommandTable(
             _UNIT,
             {
                 "--to": Option(
-                    "to", label, repeats=True, metavar="HEX", help="The next hex of the path."
+                    "to",
+                    label,
+                    repeats=True,
+                    metavar="HEX",
+                    help="The next hex of the path.",
+                    kind="hex",
                 ),
                 "--dest": Option(
-                    "dest", label, metavar="HEX", help="Where to go; the path is found for you."
+                    "dest",
+                    label,
+                    metavar="HEX",
+                    help="Where to go; the path is found for you.",
+                    kind="hex",
                 ),
                 "--ca": _CA,
                 "--mp": Option(
-                    "mp", whole_number, metavar="N", help="MP spent in place (no hex entered)."
+                    "mp",
+                    whole_number,
+                    metavar="N",
+                    help="MP spent in place (no hex entered).",
+                    kind="number",
+                    low=1,
+                    high=MP_HIGH,
                 ),
             },
         ),
@@ -210,19 +321,21 @@ COMMANDS = CommandTable(
             "Record a vehicle's markers and crew, as its owner sets them (D13.2-state).",
             _UNIT,
             {
-                "--ce": Option("ce", None, help="Crew Exposed."),
-                "--bu": Option("bu", None, help="Buttoned Up."),
-                "--motion": Option("motion", None, help="In Motion."),
-                "--stopped": Option("stopped", None, help="Stopped (no Motion marker)."),
+                "--ce": _flag("ce", "Crew Exposed."),
+                "--bu": _flag("bu", "Buttoned Up."),
+                "--motion": _flag("motion", "In Motion."),
+                "--stopped": _flag("stopped", "Stopped (no Motion marker)."),
                 "--crew": Option(
                     "crew",
                     _crew,
                     metavar="STATE",
                     help="The crew's state: ok, stunned, shocked or broken.",
+                    kind="choice",
+                    choices=CREW_STATES,
                 ),
-                "--abandoned": Option("abandoned", None, help="The crew has left it."),
-                "--fired": Option("fired", None, help="It has fired this phase."),
-                "--immobile": Option("immobile", None, help="It can no longer move."),
+                "--abandoned": _flag("abandoned", "The crew has left it."),
+                "--fired": _flag("fired", "It has fired this phase."),
+                "--immobile": _flag("immobile", "It can no longer move."),
             },
         ),
         "dispense": Verb(
@@ -234,16 +347,23 @@ COMMANDS = CommandTable(
                     _dispenser,
                     metavar="T",
                     help="Which dispenser (sD, sM, ...), if it has more than one.",
+                    kind="choice",
+                    choices=DISPENSERS,
                 ),
-                "--target": Option("target", label, metavar="HEX", help="sM: the hex aimed at."),
+                "--target": Option(
+                    "target", label, metavar="HEX", help="sM: the hex aimed at.", kind="hex"
+                ),
                 "--ca": _CA,
                 "--hindrance": Option(
                     "hindrance",
                     whole_number,
                     metavar="N",
                     help="sM without a map: the LOS Hindrance to the target hex.",
+                    kind="number",
+                    low=0,
+                    high=HINDRANCE_HIGH,
                 ),
-                "--cc-he": Option("cc_he", None, help="HE fired in Close Combat."),
+                "--cc-he": _flag("cc_he", "HE fired in Close Combat."),
             },
         ),
         "grenades": Verb("A smoke grenade usage dr (D13.35).", _UNIT),

@@ -1,4 +1,4 @@
-"""Ordnance SMOKE and WP on the game map: ``fire UNIT --ammo SMOKE|WP --to-hit N --target HEX``.
+"""Ordnance SMOKE and WP on the game map: ``fire UNIT --ammo SMOKE|WP --to-hit N --at HEX``.
 
 When and whether the round may be fired, and whether it lands Dispersed, is the library's
 (:func:`ordnance.asl.smoke.smoke_placement`); this module checks the target hex and turns a
@@ -15,7 +15,9 @@ Readings (README, Games):
   C8.6; hindrances [unverified], reference/asl.md section 10);
 * a full marker flips to its Dispersed side at the start of its owner's next PFPh and a
   Dispersed one goes then (A24.4; :mod:`.markers`); drift and wind (A24.6) are not modelled;
-* the Gun's own hex is refused (C8.52), and so is a hex the map shows out of its LOS (A6).
+* the Gun's own hex is refused (C8.52), and so is a hex the map shows out of its LOS (A6;
+  the setting ``fire_needs_los`` off resolves it); ``--at HEX`` names the hex as ``--target``
+  does (:mod:`.fire_at` checks it), and without ``--to-hit`` places nothing.
 
 >>> from ordnance.asl.game.scenario import Sheet, load_scenario
 >>> from ordnance.asl.game.state import initial_state
@@ -45,24 +47,30 @@ from ordnance.core.ruleset import Command, Event
 LOS_RULE = "A6"
 
 
-def smoke_target(state: AslState, command: Command, unit: Unit) -> Hex | None:
-    """The hex a SMOKE/WP command aims at (None: no ``--target``, nothing goes on the map)."""
+def smoke_target(
+    state: AslState, command: Command, unit: Unit, at: Hex | None = None
+) -> Hex | None:
+    """The hex a SMOKE/WP command aims at (None: neither ``--target`` nor ``--at``, nothing
+    goes on the map). ``at``: the ``--at`` hex, already checked (range, LOS, own hex) by
+    :func:`.fire_at.aim_at`; without ``--to-hit`` such a shot places nothing."""
     text = command.args.get("target")
     if text is None:
-        return None
+        return at
+    sheet = state.sheet
+    target = sheet.hex(str(text))
+    if at is not None and at != target:
+        raise BadInput("command", command.text, "--target and --at name different hexes")
     if command.args.get("to_hit") is None:
         raise BadInput(
             "command", command.text, "SMOKE/WP at a hex needs --to-hit N: only a hit places it"
         )
-    sheet = state.sheet
-    target = sheet.hex(str(text))
     here = state.status[unit.id].hex
     if here == target:
         raise IllegalAction(
             "C8.52", f"a Gun may never place SMOKE or WP in its own hex ({sheet.label(target)})"
         )
-    verdict = None if here is None else los(state, here, target)
-    if verdict is not None and not verdict.clear:
+    verdict = None if here is None or at is not None else los(state, here, target)
+    if verdict is not None and not verdict.clear and sheet.settings.fire_needs_los:
         raise IllegalAction(
             LOS_RULE, f"{sheet.label(target)} is out of {unit.id}'s LOS: {verdict.explanation}"
         )

@@ -33,11 +33,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ordnance.asl.game.scenario import Unit
 from ordnance.asl.game.state import AslState
 from ordnance.asl.mp_costs import mp_table
-from ordnance.core.errors import BadInput, IllegalAction
+from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.hexgrid import Hex, Hexside
 
 MOVE_RULE = "D2"
@@ -117,17 +118,28 @@ def find_path(state: AslState, unit: Unit, dest: str) -> list[PathStep]:
         )
     limit = left if left is not None else 2 * start.distance(goal)
     fresh = unit.afv is not None and _spent(state, unit) == 0
+    assert sheet.labels is not None  # _start refuses a sheet without labels
+    board = sheet.board
     best: dict[Hex, int] = {start: 0}
     queue: list[tuple[int, tuple[str, ...], Hex, tuple[PathStep, ...]]] = [(0, (), start, ())]
     refusals: list[str] = []
+    # Each hex's label is worked out once (a tie is broken by the labels of the whole path).
+    names: dict[Hex, str] = {}
+
+    def name(hex: Hex) -> str:
+        found = names.get(hex)
+        if found is None:
+            found = names[hex] = sheet.label(hex)
+        return found
+
     while queue:
-        cost, _, here, path = heapq.heappop(queue)
+        cost, labels, here, path = heapq.heappop(queue)
         if here == goal:
             return list(path)
         if cost > best.get(here, cost):
             continue
         for there in here.neighbours():
-            if sheet.labels is None or there not in sheet.labels:
+            if there not in board:
                 continue
             try:
                 step = _enter(state, unit, here, there, first=fresh and not path)
@@ -140,14 +152,54 @@ def find_path(state: AslState, unit: Unit, dest: str) -> list[PathStep]:
             if total > limit or total >= best.get(there, total + 1):
                 continue
             best[there] = total
-            labels = (*(sheet.label(s.hex) for s in path), sheet.label(there))
-            heapq.heappush(queue, (total, labels, there, (*path, step)))
+            heapq.heappush(queue, (total, (*labels, name(there)), there, (*path, step)))
     why = f" ({refusals[0]})" if refusals else ""
     raise IllegalAction(
         MOVE_RULE,
         f"no legal path takes {unit.id} to {sheet.label(goal)} with"
         f" {'its' if left is None else left} MP left{why}",
     )
+
+
+# How far the board offers a team's move: Infantry has 4 MF (A4.1, outside these texts) and a
+# team's MF are not counted by terrain here, so a path of at most this many hexes.
+TEAM_REACH = 4
+
+
+def reach(state: AslState, unit: Unit) -> dict[Hex, int]:
+    """Every hex ``unit`` may end a move in now, with the MP the cheapest path costs (a team:
+    the fewest hexes, at most :data:`TEAM_REACH`), as :func:`find_path` prices it; empty for a
+    unit without a hex, or a vehicle without an MP allowance (its moves are checked hex by
+    hex, :func:`check_path`)."""
+    sheet = state.sheet
+    here = state.status[unit.id].hex
+    if here is None or sheet.labels is None:
+        return {}
+    left = allowance_left(state, unit) if unit.afv is not None else TEAM_REACH
+    if left is None:
+        return {}
+    fresh = unit.afv is not None and _spent(state, unit) == 0
+    board = sheet.board
+    best: dict[Hex, int] = {here: 0}
+    queue: list[tuple[int, int, Hex]] = [(0, 0, here)]
+    while queue:
+        cost, steps, at = heapq.heappop(queue)
+        if cost > best.get(at, cost):
+            continue
+        for there in at.neighbours():
+            if there not in board:
+                continue
+            try:
+                step = _enter(state, unit, at, there, first=fresh and steps == 0)
+            except (IllegalAction, BadInput):
+                continue
+            total = cost + (step.mp if unit.afv is not None else 1)
+            if total > left or total >= best.get(there, total + 1):
+                continue
+            best[there] = total
+            heapq.heappush(queue, (total, steps + 1, there))
+    del best[here]
+    return best
 
 
 def _spent(state: AslState, unit: Unit) -> int:
@@ -163,15 +215,42 @@ def _start(state: AslState, unit: Unit) -> Hex:
 
 
 def _enter(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
+    """:func:`_entered`, remembered per state and unit: a search prices the same steps again
+    and again, and a board probes a move to every hex it reaches from the same state."""
+    key = (id(state), unit.id)
+    kept = _PRICED.get(key)
+    if kept is None or kept[0] is not state:
+        if len(_PRICED) >= _PRICED_KEPT:
+            _PRICED.clear()  # start again (safe beside other threads, unlike eviction)
+        kept = _PRICED[key] = (state, {})
+    steps = kept[1]
+    found = steps.get((here, there, first))
+    if found is None:
+        try:
+            found = _entered(state, unit, here, there, first=first)
+        except (IllegalAction, BadInput) as refused:
+            found = refused
+        steps[(here, there, first)] = found
+    if isinstance(found, PathStep):
+        return found
+    raise found.with_traceback(None)
+
+
+# (state id, unit) -> the state (whose id it is) and its priced steps, or their refusals.
+_PRICED: dict[tuple[int, str], tuple[AslState, dict[Any, PathStep | OrdnanceError]]] = {}
+_PRICED_KEPT = 64
+
+
+def _entered(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
     """Check one hex entered from ``here`` and price it (0 MP for a team)."""
     sheet = state.sheet
-    label = sheet.label(there)
     enemies = [
         u.id
         for u in sheet.units.values()
         if u.side != unit.side and state.status[u.id].hex == there
     ]
     if enemies:
+        label = sheet.label(there)
         raise IllegalAction(
             OVERRUN_RULE,
             f"{label} holds the enemy's {', '.join(enemies)}: entering it would be an Overrun,"
@@ -184,12 +263,12 @@ def _enter(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
 
 def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
     table, sheet, game_map = mp_table(), state.sheet, state.sheet.game_map
-    label = sheet.label(there)
     terrain = "open" if game_map is None else game_map.terrain(there)
     cost = table.hex(terrain)
     if not cost.allowed:
         raise IllegalAction(
-            cost.rule, f"a vehicle does not enter {terrain} ({label}) here: not modelled"
+            cost.rule,
+            f"a vehicle does not enter {terrain} ({sheet.label(there)}) here: not modelled",
         )
     mp, parts, rules = cost.mp, [f"{terrain} {cost.mp}"], [cost.rule, "B.2"]
     if cost.all:
@@ -201,8 +280,8 @@ def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
         if not first:
             raise IllegalAction(
                 cost.rule,
-                f"{terrain} ({label}) costs ALL of {unit.id}'s MP: only a vehicle that has spent"
-                " none this MPh enters it",
+                f"{terrain} ({sheet.label(there)}) costs ALL of {unit.id}'s MP: only a vehicle"
+                " that has spent none this MPh enters it",
             )
         mp, parts = allowance, [f"{terrain} ALL ({allowance})"]
     if game_map is not None:
@@ -211,7 +290,8 @@ def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
             side = table.hexside(feature)
             if not side.allowed:
                 raise IllegalAction(
-                    side.rule, f"a vehicle does not cross {feature} into {label}: not modelled"
+                    side.rule,
+                    f"a vehicle does not cross {feature} into {sheet.label(there)}: not modelled",
                 )
             mp, parts, rules = mp + side.mp, [*parts, f"{feature} +{side.mp}"], [*rules, side.rule]
         climb = game_map.elevation(there) - game_map.elevation(here)

@@ -37,6 +37,7 @@ from ordnance.asl.depletion import (
     resolve_depletion,
 )
 from ordnance.asl.game.dispense import dispense, grenades, later_fire_drm
+from ordnance.asl.game.fire_at import ROF_RULE, aim_at, keeps_rof
 from ordnance.asl.game.movement import mark, movement
 from ordnance.asl.game.ordnance_smoke import smoke_marker, smoke_target
 from ordnance.asl.game.rulings import SEQUENCE
@@ -53,6 +54,7 @@ from ordnance.asl.smoke import Phase, smoke_placement
 from ordnance.asl.supply import chart_number
 from ordnance.core.dice import DR, DiceSource
 from ordnance.core.errors import BadInput, IllegalAction
+from ordnance.core.hexgrid import Hex
 from ordnance.core.ruleset import Command, Event, Resolution
 from ordnance.core.rulings import DRM, jsonable
 
@@ -149,19 +151,28 @@ def may_fire_now(state: AslState, side: str) -> None:
 
 
 def one_shot(state: AslState, unit_id: str) -> None:
-    """One shot per unit and phase, none in the AFPh after Prep Fire (the A3 reading).
+    """One shot per unit and phase, none in the AFPh after Prep Fire (the A3 reading), unless
+    the unit's last shot this phase kept its Multiple ROF (C8.1-rof, :mod:`.fire_at`).
 
     A shot that counts as not fired (C8.9-gt: the Gun had none) is not listed among the
-    phase's shots, so the Gun may fire again. Rate of Fire is not in these texts: the engine
-    refuses a second shot rather than guess a ROF roll.
+    phase's shots, so the Gun may fire again.
     """
+    last = None
     for shot in state.shots:
         if shot.unit == unit_id:
-            raise IllegalAction(
-                SEQUENCE,
-                f"{unit_id} has already fired in this {state.phase}; a second shot would need"
-                " Rate of Fire, which the engine does not model",
-            )
+            last = shot
+    if last is not None and not last.rof_kept:
+        rof = state.sheet.units[unit_id].rof
+        why = (
+            "the scenario gives it no Multiple Rate of Fire ('rof')"
+            if rof is None
+            else f"its last shot did not keep its Multiple Rate of Fire (ROF {rof})"
+        )
+        raise IllegalAction(
+            SEQUENCE,
+            f"{unit_id} has already fired in this {state.phase}: one shot per phase (A3), and a"
+            f" further shot needs ROF kept ({ROF_RULE}); {why}",
+        )
     if state.phase is _AFPH and state.status[unit_id].prep_fired:
         raise IllegalAction(
             SEQUENCE, f"{unit_id} fired in this Player Turn's PFPh: it may not fire in the AFPh"
@@ -275,20 +286,33 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
     _check_family(unit, family)
     may_fire_now(state, command.side)
     placement = _placement(state, command, family) if smoke else None
-    smoke_hex = smoke_target(state, command, unit) if placement is not None else None
     if args.get("target") is not None and family not in _TARGETED:
         raise BadInput(
             "command", command.text, "--target is a hex for SMOKE/WP or a target kind for HEAT"
         )
+    at = args.get("at")
+    aim = None if at is None else aim_at(state, unit, str(at), smoke=smoke)
+    smoke_hex = (
+        smoke_target(state, command, unit, None if aim is None else aim.hex)
+        if placement is not None
+        else None
+    )
     supply = depletion_number(state, unit, family)
     one_shot(state, unit.id)
     target = _heat_target(command) if family is _HEAT else None
     what = "Placement DR" if placement is not None else "To Hit DR"
     roll = dice.roll_dr(f"{what} ({ammo}) for {unit.id}")
     shot = _Shot(unit, family, roll, [supply.explanation], clauses=list(supply.clauses))
-    _supply_and_breakdown(state, shot, supply.number, bool(args.get("intensive_fire")))
+    if aim is not None:
+        shot.detail.update(aim.data)
+        shot.add(aim.clauses, aim.sentence)
+    intensive = bool(args.get("intensive_fire"))
+    _supply_and_breakdown(state, shot, supply.number, intensive)
+    rof_kept, rof_words = keeps_rof(
+        state, unit, roll, fired=shot.fired, malfunctioned=shot.malfunctioned, intensive=intensive
+    )
     if shot.fired:
-        shot.events.append(Event("fired", _unit_ammo(unit, family, smoke=smoke)))
+        shot.events.append(Event("fired", _fired_data(unit, family, smoke, rof_kept)))
     if shot.malfunctioned:
         shot.events.append(Event("malfunction", {"unit": unit.id}))
     case_a = later_fire_drm(state, unit)
@@ -298,20 +322,15 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
         shot.add(("D13.32-drm",))
     shot.detail["placement"] = None if placement is None else placement.to_json()
     if placement is not None:
-        shot.add(placement.clauses, placement.explanation if shot.fired else None)
-        if smoke_hex is not None and hit:
-            event, words = smoke_marker(state, unit, ammo, bool(placement.dispersed), smoke_hex)
-            shot.events.append(event)
-            shot.add(("C8.52",), words)
-            shot.detail["marker"] = event.data
-        elif smoke_hex is not None:
-            shot.add((), "Nothing is placed: only a hit puts the marker on the map.")
+        _place_smoke(state, shot, placement, smoke_hex, hit)
     if target is not None:
         shot.add(target.clauses)
     he = _he_equivalency(unit, family, state) if shot.fired else None
     shot.detail["he_equivalency"] = he
     if he is not None:
         shot.add(he["clauses"], he["explanation"])
+    if rof_words is not None:
+        shot.add((ROF_RULE,), rof_words)
     detail = {
         "unit": unit.id,
         "ammo": ammo,
@@ -319,9 +338,29 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
         **shot.detail,
         "fired": shot.fired,
         "malfunctioned": shot.malfunctioned,
+        "rof_kept": rof_kept,
     }
     ruling = _ruling(command, shot.clauses, " ".join(shot.sentences), detail)
     return Resolution(tuple(shot.events), ruling)
+
+
+def _place_smoke(
+    state: AslState, shot: _Shot, placement: Any, smoke_hex: Hex | None, hit: bool | None
+) -> None:
+    """A SMOKE/WP shot's placement: its marker on a hit at a hex, else why nothing lands."""
+    shot.add(placement.clauses, placement.explanation if shot.fired else None)
+    if smoke_hex is None:
+        return
+    if hit:
+        ammo = shot.family.ammo
+        event, words = smoke_marker(state, shot.unit, ammo, bool(placement.dispersed), smoke_hex)
+        shot.events.append(event)
+        shot.add(("C8.52",), words)
+        shot.detail["marker"] = event.data
+    elif hit is None and shot.fired and shot.resolved:
+        shot.add((), "Without --to-hit N the shot cannot hit: nothing is placed.")
+    else:
+        shot.add((), "Nothing is placed: only a hit puts the marker on the map.")
 
 
 def _heat_target(command: Command) -> HeatTargetRuling:
@@ -501,8 +540,16 @@ def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -
     events: list[Event] = []
     if attack.depletion is not None:
         events.append(Event("record", _unit_ammo(unit, Family.CANISTER, outcome=attack.depletion)))
+    rof_kept, rof_words = keeps_rof(
+        state,
+        unit,
+        roll,
+        fired=attack.counts_as_fired,
+        malfunctioned=attack.malfunctioned,
+        intensive=False,
+    )
     if attack.counts_as_fired:
-        events.append(Event("fired", _unit_ammo(unit, Family.CANISTER, smoke=False)))
+        events.append(Event("fired", _fired_data(unit, Family.CANISTER, False, rof_kept)))
     if attack.malfunctioned:
         events.append(Event("malfunction", {"unit": unit.id}))
     detail = {
@@ -512,6 +559,7 @@ def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -
         "canister": attack.to_json(),
         "adjacent": None if near is None else near.to_json(),
         "hexes": _canister_hexes(aim, attack, near, adjacent),
+        "rof_kept": rof_kept,
     }
     where = "" if aim is None else f" {aim.words}"
     sentence = f"{supply.explanation}{where} Target: {attack.explanation}"
@@ -519,6 +567,9 @@ def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -
     if near is not None:
         sentence += f" Adjacent hex(es), on the same DR: {_without_supply(near)}"
         clauses += near.clauses
+    if rof_words is not None:
+        sentence += f" {rof_words}"
+        clauses.append(ROF_RULE)
     return Resolution(tuple(events), _ruling(command, clauses, sentence, detail))
 
 
@@ -647,6 +698,15 @@ def _canister_fp(unit: Unit, given: object) -> Fraction:
 
 
 # --- shared ------------------------------------------------------------------------------------
+
+
+def _fired_data(unit: Unit, family: Family, smoke: bool, rof_kept: bool) -> dict[str, Any]:
+    """A ``fired`` event's data; ``rof_kept`` only when true (the events of a Gun without ROF
+    stay as they were)."""
+    data = _unit_ammo(unit, family, smoke=smoke)
+    if rof_kept:
+        data["rof_kept"] = True
+    return data
 
 
 def _unit_ammo(unit: Unit, family: Family, **more: Any) -> dict[str, Any]:

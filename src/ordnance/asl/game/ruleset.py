@@ -30,6 +30,7 @@ from ordnance.asl.game.commands import COMMANDS, parse_command
 from ordnance.asl.game.counters import counters
 from ordnance.asl.game.event_text import describe
 from ordnance.asl.game.markers import SmokeMarker
+from ordnance.asl.game.offers import offers
 from ordnance.asl.game.outcomes import fire_odds
 from ordnance.asl.game.scenario import Sheet, Unit, load_scenario
 from ordnance.asl.game.sight import live_map
@@ -41,6 +42,7 @@ from ordnance.core.command_words import CommandTable
 from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps import BUNDLED_ONLY, CounterView, GameMap, MapFiles, TerrainChart
 from ordnance.core.odds import Distribution
+from ordnance.core.offers import Offer
 from ordnance.core.ruleset import Command, Event, JsonObject, passes_checks
 
 # Ammunition a command can declare, besides what a counter lists (ordinary AP and HE).
@@ -84,6 +86,10 @@ class AslRuleset:
         return tuple(legal)
 
     resolve = staticmethod(rules.resolve)
+
+    def offers(self, state: AslState, side: str, unit: str) -> tuple[Offer, ...]:
+        """Every action of ``unit`` now, each on the hex it acts on (:mod:`.offers`)."""
+        return offers(state, side, unit, self.legal_actions)
 
     def apply(self, state: AslState, event: Event) -> AslState:
         return apply(state, event.kind, event.data)

@@ -166,6 +166,7 @@ def _unit(
         notation=format_capabilities(tokens),
         size=size,
         breakdown=body.get("breakdown"),
+        rof=body.get("rof"),
         elite=body.get("elite", owner["elite"]),
         canister_fp=_fp(body.get("canister_fp"), f"{where}.canister_fp"),
         he_fp=body.get("he_fp"),
@@ -302,6 +303,7 @@ class Unit:
     hex: Hex | None = None
     ca: Corner | None = None
     afv: Afv | None = None
+    rof: int | None = None  # Multiple Rate of Fire (the counter's ROF); None: no ROF (C8.1-rof)
 
     @property
     def keeps_record(self) -> bool:
@@ -379,6 +381,7 @@ class Sheet:
                 tokens=_tokens(u["notation"]),
                 size=u["size"],
                 breakdown=u["breakdown"],
+                rof=u.get("rof"),  # a log stored before the key existed has none
                 elite=u["elite"],
                 canister_fp=None if u["canister_fp"] is None else Fraction(u["canister_fp"]),
                 he_fp=u["he_fp"],
@@ -443,6 +446,11 @@ class Sheet:
             if len(self._hexes) < _HEXES_KEPT:
                 self._hexes[text] = place  # a label always names the same hex
         return place
+
+    @cached_property
+    def board(self) -> frozenset[Hex]:
+        """Every hex of the boards (none without them)."""
+        return frozenset(() if self.labels is None else self.labels.hexes())
 
     @cached_property
     def _hexes(self) -> dict[str, Hex]:

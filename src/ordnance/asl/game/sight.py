@@ -32,21 +32,51 @@ UNSEEN = (
 
 
 def live_map(state: AslState, extra: Iterable[SmokeMarker] = ()) -> GameMap | None:
-    """The scenario's map with every SMOKE the game placed (and ``extra``) on it."""
-    game_map = state.sheet.game_map
-    if game_map is None:
-        return None
-    return on_map(game_map, (*state.smoke, *extra))
+    """The scenario's map with every SMOKE the game placed (and ``extra``) on it.
+
+    The same map and SMOKE give the same object, and the verdicts judged on it are kept
+    (:func:`los`): a board asks for many lines from one state."""
+    kept = _live(state, (*state.smoke, *extra))
+    return None if kept is None else kept[1]
 
 
 def los(
     state: AslState, firer: Hex, target: Hex, extra: Iterable[SmokeMarker] = ()
 ) -> LosVerdict | None:
     """The ASL verdict from ``firer`` to ``target`` on the live map; None without a map."""
-    game_map = live_map(state, extra)
+    kept = _live(state, (*state.smoke, *extra))
+    if kept is None:
+        return None
+    verdicts = kept[2]
+    verdict = verdicts.get((firer, target))
+    if verdict is None:
+        verdict = asl_los(kept[1], firer, target)
+        if len(verdicts) < _VERDICTS_KEPT:
+            verdicts[(firer, target)] = verdict
+    return verdict
+
+
+_Live = tuple[GameMap, GameMap, dict[tuple[Hex, Hex], LosVerdict]]
+
+
+def _live(state: AslState, markers: tuple[SmokeMarker, ...]) -> _Live | None:
+    """The scenario's map, the live map with ``markers`` on it, and its verdicts so far."""
+    game_map = state.sheet.game_map
     if game_map is None:
         return None
-    return asl_los(game_map, firer, target)
+    key = (id(game_map), markers)
+    kept = _LIVE.get(key)
+    if kept is None or kept[0] is not game_map:
+        if len(_LIVE) >= _KEPT:
+            _LIVE.clear()  # start again (safe beside other threads, unlike eviction)
+        kept = _LIVE[key] = (game_map, on_map(game_map, markers), {})
+    return kept
+
+
+# (id of the scenario's map, SMOKE) -> that map (whose id it is), the live map, its verdicts.
+_LIVE: dict[tuple[int, tuple[SmokeMarker, ...]], _Live] = {}
+_KEPT = 16
+_VERDICTS_KEPT = 2048  # a verdict holds its line: a few KiB each
 
 
 def watchers(

@@ -8,10 +8,11 @@ kind           data                                   effect
 ``phase``      turn, player, phase                    a new phase; a new Player Turn also clears
                                                       movement and manning
 ``record``     unit, ammo (family symbol), outcome    the C8.9 outcome on the side record (C8.0)
-``fired``      unit, ammo, smoke (bool)               the unit fired this phase (and, in the
+``fired``      unit, ammo, smoke (bool), (rof_kept)   the unit fired this phase (and, in the
                                                       PFPh, this Player Turn's Prep Fire);
                                                       non-smoke fire closes SMOKE/WP for the
-                                                      phase (C8.5, C8.6)
+                                                      phase (C8.5, C8.6); ``rof_kept``: the
+                                                      shot kept Multiple ROF (C8.1-rof)
 ``malfunction`` unit                                  the Gun may not fire again
 ``moved``      unit (hex, ca, mp, seen_by)            the unit spent MP/MF: the AFV moved this
                                                       Player Turn (C8.4-halve), to that hex and
@@ -72,16 +73,22 @@ _SET = object.__setattr__
 
 @dataclass(frozen=True)
 class Shot:
-    """One unit's shot this phase (C8.9-gt shots that never fired are not listed)."""
+    """One unit's shot this phase (C8.9-gt shots that never fired are not listed);
+    ``rof_kept``: it kept the Gun's Multiple ROF, so the Gun may fire again (C8.1-rof)."""
 
     unit: str
     ammo: Family
     smoke: bool
+    rof_kept: bool = False
 
-    def __init__(self, unit: str, ammo: Family, smoke: bool) -> None:
+    def __init__(self, unit: str, ammo: Family, smoke: bool, rof_kept: bool = False) -> None:
         # One per shot of a game: the instance's __dict__ set at once (a frozen dataclass's own
         # __init__ sets each field in turn through object.__setattr__).
-        _SET(self, "__dict__", {"unit": unit, "ammo": ammo, "smoke": smoke})
+        _SET(
+            self,
+            "__dict__",
+            {"unit": unit, "ammo": ammo, "smoke": smoke, "rof_kept": rof_kept},
+        )
 
 
 @dataclass(frozen=True)
@@ -199,7 +206,10 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
         non_smoke = state.non_smoke
         return replace(
             state,
-            shots=(*state.shots, Shot(unit_id, _family(data["ammo"]), smoke)),
+            shots=(
+                *state.shots,
+                Shot(unit_id, _family(data["ammo"]), smoke, data.get("rof_kept") is True),
+            ),
             non_smoke=non_smoke if smoke or side in non_smoke else non_smoke | {side},
             status={**state.status, unit_id: _fired(state.status[unit_id], state.phase)},
         )
