@@ -40,6 +40,12 @@ def dr(predicate: Any) -> Fraction:
     return Fraction(sum(n for total, n in TOTALS.items() if predicate(total)), 36)
 
 
+def dr_faces(predicate: Any) -> Fraction:
+    """The chance that a DR's (white, coloured) faces satisfy ``predicate``."""
+    faces = [(w, c) for w in range(1, 7) for c in range(1, 7)]
+    return Fraction(sum(1 for w, c in faces if predicate(w, c)), 36)
+
+
 def asl_state(units: dict[str, Any], phase: Phase = Phase.PFPH) -> Any:
     rules = AslRuleset()
     body = rules.load_scenario(
@@ -65,11 +71,12 @@ def test_apcr_depletion_number_6_by_hand() -> None:
     assert depleted == Fraction(26, 36)  # 5 ways to roll 6, 21 to roll above it
 
 
-@pytest.mark.clause("SYS.odds", "C8.9-lt", "C8.9-eq", "C8.9-gt", "C8.52")
+@pytest.mark.clause("SYS.odds", "C8.9-lt", "C8.9-eq", "C8.9-gt", "C8.52", "C8.1-rof")
 def test_smoke_placement_in_the_c8_demo_by_hand() -> None:
     # The PaK 40 (s7, B# 12) fires SMOKE at the 45mm gun's hex, To Hit 7, in its PFPh: a DR of
     # 2-6 is used and hits, 7 is the last round and hits, 8-11 had none, 12 had none and
-    # malfunctions (C8.9); only a hit places the full SMOKE in the target hex (C8.52).
+    # malfunctions (C8.9); only a hit places the full SMOKE in the target hex (C8.52). The
+    # scenario gives the PaK ROF 3: a shot fired keeps it when the coloured die is 1-3 (C8.1-rof).
     path = EXAMPLES / "asl-c8-demo.yaml"
     rules = AslRuleset()
     body = rules.load_scenario(yaml.safe_load(path.read_text()), MapFiles.folder(path.parent))
@@ -78,9 +85,15 @@ def test_smoke_placement_in_the_c8_demo_by_hand() -> None:
         "german", ["fire", "pak", "--ammo", "SMOKE", "--to-hit", "7", "--target", "4G5"]
     )
     odds = rules.chance_outcomes(state, command)
+    used, last = (
+        "hit; SMOKE used; SMOKE lands in 4G5",
+        "hit; SMOKE used; none left; SMOKE lands in 4G5",
+    )
     assert odds.fractions() == {
-        "hit; SMOKE used; SMOKE lands in 4G5": dr(lambda t: t < 7),
-        "hit; SMOKE used; none left; SMOKE lands in 4G5": dr(lambda t: t == 7),
+        f"{used}; keeps ROF": dr_faces(lambda w, c: w + c < 7 and c <= 3),
+        f"{used}; ROF lost": dr_faces(lambda w, c: w + c < 7 and c > 3),
+        f"{last}; keeps ROF": dr_faces(lambda w, c: w + c == 7 and c <= 3),
+        f"{last}; ROF lost": dr_faces(lambda w, c: w + c == 7 and c > 3),
         "no SMOKE: not fired; none left": dr(lambda t: 7 < t < 12),
         "no SMOKE: not fired; none left; Gun malfunctions": dr(lambda t: t == 12),
     }

@@ -338,7 +338,8 @@ def _fire(state: AslState, command: Command, unit: Unit, dice: DiceSource) -> Re
         **shot.detail,
         "fired": shot.fired,
         "malfunctioned": shot.malfunctioned,
-        "rof_kept": rof_kept,
+        # None when ROF does not apply (no ROF, or not fired): the odds then leave it out.
+        "rof_kept": rof_kept if unit.rof is not None and shot.fired else None,
     }
     ruling = _ruling(command, shot.clauses, " ".join(shot.sentences), detail)
     return Resolution(tuple(shot.events), ruling)
@@ -559,7 +560,7 @@ def _canister(state: AslState, command: Command, unit: Unit, dice: DiceSource) -
         "canister": attack.to_json(),
         "adjacent": None if near is None else near.to_json(),
         "hexes": _canister_hexes(aim, attack, near, adjacent),
-        "rof_kept": rof_kept,
+        "rof_kept": rof_kept if unit.rof is not None and attack.counts_as_fired else None,
     }
     where = "" if aim is None else f" {aim.words}"
     sentence = f"{supply.explanation}{where} Target: {attack.explanation}"
