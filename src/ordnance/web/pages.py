@@ -33,7 +33,7 @@ from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 from ordnance.game.registry import names
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
-from ordnance.web import clauses, notify, security, views
+from ordnance.web import clauses, notify, preview, security, views
 from ordnance.web.answers import answer_of, note_failure, retry_headers, unavailable_sentence
 from ordnance.web.table import Table, new_game_scenario
 
@@ -394,16 +394,17 @@ def _page(
             return error_page(request, error)
         state = info["state"]
         actions = info["legal_actions"].get(side, []) if side is not None else []
-        preview = views.preview_of(folded, side, action) if side and action else None
-        svg, los_text = views.map_svg(folded, preview, unit)
         ai_waiting = None
         if side is not None and folded.dice.mode == "physical":
             try:
                 ai_waiting = table.ai_waiting(game, ai_given)
             except BadInput:  # the dice entered do not fit: ask for them all again
                 ai_waiting = table.ai_waiting(game)
-    if preview is not None:
-        preview.los_text = los_text
+    # Worked out from the folded game, outside the lock (the board: web/preview.py).
+    board = preview.board_of(request.query_params, folded, side) if side else None
+    svg, _ = views.map_svg(folded, board, unit)
+    acting, alone = preview.unit_actions(folded, side) if side else ([], [])
+    places = preview.places(preview.CACHE.get(folded, side, unit)[1]) if side and unit else []
     rows = views.units_of(state)
     return render(
         request,
@@ -417,9 +418,12 @@ def _page(
         units=rows,
         victory=victory_of(state),
         unit=unit,
-        actions=views.actions_for(actions, unit),
         all_actions=actions,
-        preview=preview,
+        acting=acting,
+        side_actions=preview.buttons(folded, side, alone) if side else [],
+        places=places,
+        board=board,
+        version=info["version"],
         rulings=views.recent_rulings(log),
         log=views.log_lines(log),
         notice=notice,
@@ -491,7 +495,8 @@ async def act(request: Request, game: str, side: str) -> Response:
         return got
     form, token, version = got
     action = str(form.get("action") or "").strip()
-    dice = str(form.get("dice") or "").split()
+    # One field per physical roll (the preview), or several rolls in one field (the command box).
+    dice = " ".join(str(d) for d in form.getlist("dice")).split()
     # The browser's own random bytes for the fair dice (static/table.js); without script the
     # server draws them.
     entropy = str(form.get("entropy") or "") or None

@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from ordnance.core.errors import IllegalAction, OrdnanceError
 from ordnance.core.maps.svg import SightView, render_svg
@@ -171,8 +171,18 @@ def actions_for(actions: Sequence[str], unit: str | None) -> list[str]:
     return chosen
 
 
+class Sighted(Protocol):
+    """What a map draws a line of sight for: a preview's firer and target hexes."""
+
+    @property
+    def firer_hex(self) -> str | None: ...
+
+    @property
+    def target_hex(self) -> str | None: ...
+
+
 def map_svg(
-    game: Game, preview: Preview | None, unit: str | None = None
+    game: Game, preview: Sighted | None, unit: str | None = None
 ) -> tuple[str | None, str | None]:
     """The live map with every counter (as ``game render`` draws it), the previewed action's
     LOS drawn on it, and that LOS in words; with ``unit``, the hexes that unit can see shaded
