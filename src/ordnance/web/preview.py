@@ -165,7 +165,7 @@ def choice_labels(commands: Sequence[str], notes: Sequence[str]) -> list[str]:
     labels = []
     for words, note in zip(split, notes, strict=True):
         verb = words[0] if words else ""
-        differ = [w for w in words[2:] if w not in common and not w.startswith("--")]
+        differ = [w for w in words[1:] if w not in common and not w.startswith("--")]
         text = " ".join([verb, *differ])
         labels.append(f"{text} ({note})" if note else text)
     return labels

@@ -30,6 +30,7 @@
     if (url) {
       if (push) { history.pushState({}, "", url); } else { history.replaceState({}, "", url); }
     }
+    document.dispatchEvent(new CustomEvent("ordnance:swapped"));
   }
 
   // Fetch, or say why not: null when the request never got an answer.
@@ -173,21 +174,7 @@
     }
   }
 
-  document.addEventListener("click", async (event) => {
-    const target = event.target instanceof Element ? event.target : null;
-    if (!target) { return; }
-    const link = target.closest("a.unit");
-    const counter = link ? null : target.closest("svg [data-unit]");
-    if (!link && !counter) { return; }
-    const here = main();
-    const side = here.dataset.side;
-    if (!side) { return; }
-    event.preventDefault();
-    const unit = link ? link.dataset.unit : counter.getAttribute("data-unit");
-    const url = new URL("/games/" + here.dataset.game + "/" + side, location.href);
-    url.searchParams.set("unit", unit);
-    await load(url.toString(), true);
-  });
+  // Choosing a counter and pointing at hexes: static/board.js.
 
   // The hovered or focused hex's label and terrain, as text: the SVG <title> says the same on hover.
   function showHex(event) {
@@ -203,5 +190,8 @@
   document.addEventListener("focusin", showHex);
 
   window.addEventListener("popstate", () => { load(location.href); });
-  document.addEventListener("DOMContentLoaded", listen);
+  document.addEventListener("DOMContentLoaded", () => {
+    listen();
+    document.dispatchEvent(new CustomEvent("ordnance:swapped"));
+  });
 })();
