@@ -14,8 +14,8 @@ from html import unescape
 from typing import Any
 
 import pytest
-from tests.web.conftest import EXAMPLES, create_game, csrf_of, version_of
 from starlette.testclient import TestClient
+from tests.web.conftest import EXAMPLES, create_game, csrf_of, version_of
 
 from ordnance.core.command_words import CommandTable, Option, Positional, Verb, label
 from ordnance.game.rolls import needed_rolls
@@ -88,7 +88,7 @@ def test_offers_place_each_unit_s_legal_actions_on_hexes(client: TestClient, exa
         if body["from"] is None and example == "asl-c8-demo":
             continue  # three of its units stand on no hex until issue 27 places them
         assert body["hexes"], f"{unit} is listed as able to act but has no hex"
-        named = {a.split()[0] for a in actions if unit in (a.split() + [""])[1].split(",")}
+        named = {a.split()[0] for a in actions if unit in [*a.split(), ""][1].split(",")}
         offered = {verb for h in body["hexes"] for verb in h["actions"]}
         assert offered == named and offered <= verbs
         for h in body["hexes"]:

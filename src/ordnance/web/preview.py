@@ -202,7 +202,7 @@ class Board:
     refusal_clause: str | None = None
     rolls: bool = False
     odds_svg: str | None = None
-    odds_rows: list[tuple[str, str, str]] = field(default_factory=list)
+    odds_rows: list[tuple[str, str, str, str]] = field(default_factory=list)
     odds_note: str = ""
     drms: list[Mapping[str, Any]] = field(default_factory=list)
     clauses: list[str] = field(default_factory=list)
@@ -289,6 +289,9 @@ def build(
     one that names no unit), with the values ``given`` for the fields it asks."""
     given = given or {}
     physical = game.dice.mode == "physical"
+    if action is not None and (found := _offer_of(game, side, action)) is not None:
+        unit, hex, pick = found  # a unit's action named by its words: that offer
+        action = None
     if action is not None:
         if action not in game.rules.legal_actions(game.state, side):
             return Board(unit, hex, None, problem=f"{action!r} is not an action you may take now")
@@ -318,6 +321,17 @@ def build(
         _judge(game, side, board)
     _sight(game, board)
     return board
+
+
+def _offer_of(game: Game, side: str, action: str) -> tuple[str, str, int] | None:
+    """The unit, hex and pick of the offer whose words are ``action``, if a unit's."""
+    words = _words(action)
+    for unit in words[1].split(",") if len(words) > 1 else []:
+        _, placed = CACHE.get(game, side, unit)
+        for offer, pick in places(placed):
+            if offer.command == action:
+                return unit, offer.hex, pick
+    return None
 
 
 def _judge(game: Game, side: str, board: Board) -> None:
@@ -370,7 +384,12 @@ def _odds(game: Game, command: Command, board: Board) -> None:
         items.sort(key=lambda item: item[0])
     rows = [(str(outcome), Fraction(p)) for outcome, p in items]
     board.odds_svg = odds_chart(rows, title=f"Odds of {board.command}")
-    board.odds_rows = [(label, f"{p.numerator}/{p.denominator}", percent(p)) for label, p in rows]
+    remaining = Fraction(1)
+    for label, p in rows:
+        board.odds_rows.append(
+            (label, f"{p.numerator}/{p.denominator}", percent(p), percent(remaining))
+        )
+        remaining -= p
 
 
 def _ruling(game: Game, command: Command, board: Board) -> None:
