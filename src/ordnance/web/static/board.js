@@ -27,6 +27,7 @@
   // Every mark of a choice gone: data-action, highlights, notes, the line of sight.
   function clear() {
     chosen = null;
+    delete document.documentElement.dataset.boardUnit;
     asked += 1;
     for (const el of document.querySelectorAll("svg [data-action]")) {
       el.removeAttribute("data-action");
@@ -118,6 +119,7 @@
       ? unit + (data.from ? " in " + data.from : "") + " may act at " + data.hexes.length + " marked hex"
         + (data.hexes.length > 1 ? "es" : "") + ": " + data.hexes.map((h) => h.hex).join(", ") + ". Choose one."
       : unit + " may do nothing now: choose another counter.");
+    document.documentElement.dataset.boardUnit = unit; // marked: what scripts and tests wait for
     document.dispatchEvent(new CustomEvent("ordnance:marked", { detail: { unit: unit, hexes: data.hexes } }));
   }
 
