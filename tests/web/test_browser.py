@@ -155,11 +155,23 @@ def act(page: Page, action: str, dice: str | None = None) -> None:
         return
     words = shlex.split(action)
     unit = words[1].split(",")[0]
-    named = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--at", "--to", "--target")]
+    named = [
+        words[i + 1]
+        for i, w in enumerate(words[:-1])
+        if w in ("--at", "--to", "--target") and re.fullmatch(r"\d*[A-Z]+\d+", words[i + 1])
+    ]
     hex = (
         named[0] if named else page.locator(f'[data-unit="{unit}"]').first.get_attribute("data-hex")
     )
-    assert hex is not None
+    if hex is None:  # a unit on no hex (the C8 demo's, until it is placed): the expert box
+        page.locator("details.expert summary").click()
+        page.locator("#command").fill(action)
+        if dice is not None:
+            page.locator("#dice-other").fill(dice)
+        before = version(page)
+        page.get_by_role("button", name="Send").click()
+        expect(page.locator("#main")).not_to_have_attribute("data-version", str(before))
+        return
     confirm(page, point(page, unit, hex, action), dice)
 
 

@@ -41,6 +41,8 @@
     for (const el of document.querySelectorAll(".board-mark, .board-note, .board-los")) { el.remove(); }
     for (const el of document.querySelectorAll("svg g.counter.chosen")) { el.classList.remove("chosen"); el.removeAttribute("aria-pressed"); }
     for (const el of document.querySelectorAll("[data-choose-unit][aria-pressed]")) { el.removeAttribute("aria-pressed"); }
+    const places = document.getElementById("places");
+    if (places) { places.innerHTML = ""; }
   }
 
   function clearPreview() {
@@ -85,6 +87,36 @@
     (el.ownerSVGElement || el.parentNode).appendChild(note);
   }
 
+  // The same hexes as links in the panel: for keyboard and phone users, and maps without them.
+  function listPlaces(unit, hexes) {
+    const box = document.getElementById("places");
+    if (!box) { return; }
+    box.innerHTML = "";
+    if (!hexes.length) {
+      const p = document.createElement("p");
+      p.textContent = unit + " may do nothing now: choose another counter.";
+      box.appendChild(p);
+      return;
+    }
+    const details = document.createElement("details");
+    details.className = "places";
+    details.open = true;
+    const summary = document.createElement("summary");
+    summary.textContent = "Where " + unit + " may act";
+    const list = document.createElement("ul");
+    for (const h of hexes) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = base() + "?unit=" + encodeURIComponent(unit) + "&hex=" + encodeURIComponent(h.hex);
+      link.setAttribute("data-place", h.hex);
+      link.textContent = h.actions.join(", ") + " at " + h.hex + (h.notes.length ? " (" + h.notes.join("; ") + ")" : "");
+      item.appendChild(link);
+      list.appendChild(item);
+    }
+    details.append(summary, list);
+    box.appendChild(details);
+  }
+
   async function choose(unit) {
     const where = base();
     if (!where || !unit) { return; }
@@ -115,6 +147,7 @@
     if (mine !== asked) { return; }
     chosen = unit;
     for (const h of data.hexes) { mark(h); }
+    listPlaces(unit, data.hexes);
     info(data.hexes.length
       ? unit + (data.from ? " in " + data.from : "") + " may act at " + data.hexes.length + " marked hex"
         + (data.hexes.length > 1 ? "es" : "") + ": " + data.hexes.map((h) => h.hex).join(", ") + ". Choose one."
