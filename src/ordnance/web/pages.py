@@ -257,8 +257,8 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
 
 
 @router.get("/games/{game}")
-def spectate(request: Request, game: str, action: str | None = None) -> HTMLResponse:
-    return _page(request, game, None, action=None)
+def spectate(request: Request, game: str) -> HTMLResponse:
+    return _page(request, game, None)
 
 
 @router.get("/games/{game}/export")
@@ -360,7 +360,9 @@ def side_page(
         return rejoin_page(request, game, side)
     except OrdnanceError as error:
         return error_page(request, error)
-    return _page(request, game, side, unit=unit, action=action, notice=notice)
+    # ?action= (and ?hex=, ?pick=, the preview's fields) are read by preview.board_of.
+    del action
+    return _page(request, game, side, unit=unit, notice=notice)
 
 
 def _page(
@@ -369,7 +371,6 @@ def _page(
     side: str | None,
     *,
     unit: str | None = None,
-    action: str | None = None,
     notice: str | None = None,
     refused: str | None = None,
     status: int = 200,
@@ -513,7 +514,7 @@ async def act(request: Request, game: str, side: str) -> Response:
     except ValueError as error:  # shlex: an unclosed quote
         return _page(request, game, side, notice=f"bad command: {error}", status=422)
     except OrdnanceError as error:
-        return _not_done(request, game, side, error, action=action)
+        return _not_done(request, game, side, error)
     return RedirectResponse(f"/games/{game}/{side}?notice=Done: version {applied.version}", 303)
 
 
