@@ -390,6 +390,10 @@ def test_a_click_on_a_counter_marks_the_hexes_where_it_may_act(
     assert page.locator('figure.map svg g.counter.chosen[data-unit="a3"]').count() == 1
     expect(page.locator("#hex-info")).to_contain_text("a3 in ")
     shoot(page, "vv-a3-chosen")
+    assert serious_violations(page) == []  # the marked hexes are buttons with names
+    tap(marked.first)
+    expect(page.locator("#preview-box [data-preview] table")).to_be_visible()
+    assert serious_violations(page) == []
     page.keyboard.press("Escape")
     expect(marked).to_have_count(0)
     context.close()

@@ -39,8 +39,8 @@
       }
     }
     for (const el of document.querySelectorAll(".board-mark, .board-note, .board-los")) { el.remove(); }
-    for (const el of document.querySelectorAll("svg g.counter.chosen")) { el.classList.remove("chosen"); el.removeAttribute("aria-pressed"); }
-    for (const el of document.querySelectorAll("[data-choose-unit][aria-pressed]")) { el.removeAttribute("aria-pressed"); }
+    for (const el of document.querySelectorAll("svg g.counter.chosen")) { el.classList.remove("chosen"); }
+    for (const el of document.querySelectorAll("[data-choose-unit][aria-current]")) { el.removeAttribute("aria-current"); el.classList.remove("chosen"); }
     const places = document.getElementById("places");
     if (places) { places.innerHTML = ""; }
   }
@@ -126,9 +126,11 @@
     const mine = ++asked;
     for (const el of document.querySelectorAll('svg g.counter[data-unit="' + cssEscape(unit) + '"]')) {
       el.classList.add("chosen");
-      el.setAttribute("aria-pressed", "true");
     }
-    for (const el of document.querySelectorAll('[data-choose-unit="' + cssEscape(unit) + '"]')) { el.setAttribute("aria-pressed", "true"); }
+    for (const el of document.querySelectorAll('[data-choose-unit="' + cssEscape(unit) + '"]')) {
+      el.setAttribute("aria-current", "true");
+      el.classList.add("chosen");
+    }
     let response;
     try {
       response = await fetch(where + "/offers?unit=" + encodeURIComponent(unit), { credentials: "same-origin" });
