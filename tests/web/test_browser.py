@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
+import shlex
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from ordnance.game.logfile import verify
 
@@ -28,6 +31,7 @@ ARTIFACTS = (
     / "web"
 )
 SERIOUS = ("serious", "critical")
+EXAMPLE_FILES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.fixture(scope="session")
@@ -61,16 +65,114 @@ def state_of(page: Page, server: str, game: str) -> dict:
     return page.request.get(f"{server}/api/games/{game}").json()
 
 
-def act(page: Page, action: str, dice: str | None = None) -> None:
-    """Choose an action, preview it, confirm it: the way a player does."""
-    page.get_by_label(action, exact=True).check()
-    page.get_by_role("button", name="Preview").click()
-    expect(page.locator("#preview-h")).to_contain_text(action)
-    if dice is not None:
-        page.locator("#dice-entry").fill(dice)
+def tap(locator: Locator) -> None:
+    """Click an element as a player would where it is on top; where another element covers
+    its middle (a counter on a hex, a stack), the click is sent to it directly."""
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    on_top = box is not None and locator.evaluate(
+        "(el, p) => { const t = document.elementFromPoint(p.x, p.y);"
+        " return !!t && (el === t || el.contains(t)); }",
+        {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2},
+    )
+    if on_top:
+        locator.click()
+    else:
+        locator.dispatch_event("click")
+
+
+def choose_unit(page: Page, unit: str) -> None:
+    """Click one of the player's counters (its button in the panel when the map has none)."""
+    counter = page.locator(f'figure.map svg g.counter[data-unit="{unit}"]')
+    if counter.count():
+        tap(counter.first)
+    else:
+        page.locator(f'[data-choose-unit="{unit}"]').click()
+    expect(page.locator("html")).to_have_attribute("data-board-unit", unit)
+
+
+def point(page: Page, unit: str, hex: str, command: str | None = None) -> Locator:
+    """Choose ``unit``, click the marked ``hex``; pick the offer whose words are ``command``."""
+    choose_unit(page, unit)
+    target = page.locator(f"figure.map svg #hex-{hex}")
+    if target.count():
+        expect(target).to_have_attribute("data-action", re.compile(r"\S"))
+        tap(target)
+    else:  # no map (or the hex is not on it): the panel lists the same places
+        page.locator(f'a[data-place="{hex}"]').first.click()
+    shown = page.locator("#preview-box [data-preview]")
+    expect(shown).to_have_attribute("data-hex", hex)
+    if command is not None:
+        count = shown.locator("input[name=pick]").count()
+        for index in range(1, count):
+            if shown.locator(".command code").first.text_content() == command:
+                break
+            old = shown.element_handle()
+            shown.locator("input[name=pick]").nth(index).check()
+            page.wait_for_function("el => !el.isConnected", arg=old)  # the preview redrawn
+        expect(shown.locator(".command code")).to_have_text(command)
+    return shown
+
+
+def odds_sum(shown: Locator) -> Fraction:
+    return sum(
+        (
+            Fraction(f.get_attribute("data-fraction") or "0")
+            for f in shown.locator("td[data-fraction]").all()
+        ),
+        Fraction(0),
+    )
+
+
+def confirm(page: Page, shown: Locator, dice: str | None = None) -> None:
+    """Enter each physical roll in its field (``dice``, else a fair-looking face), Confirm."""
+    for field in shown.locator("input[name=dice]").all():
+        two = (field.get_attribute("placeholder") or "").count(",") == 1
+        field.fill(dice if dice is not None and two == ("," in dice) else ("3,4" if two else "4"))
     before = version(page)
-    page.get_by_role("button", name="Confirm").click()
+    shown.get_by_role("button", name="Confirm").click()
     expect(page.locator("#main")).not_to_have_attribute("data-version", str(before))
+
+
+def side_button(page: Page, action: str) -> Locator:
+    return page.locator(
+        f'.side-actions button[title="{action}"], .side-actions a[data-side-action="{action}"]'
+    )
+
+
+def act(page: Page, action: str, dice: str | None = None) -> None:
+    """Take one legal action by pointing: a side action's button, else the unit's counter,
+    the hex it acts on (the one its words name, else its own), the preview, Confirm."""
+    button = side_button(page, action)
+    if button.count():
+        if button.first.evaluate("el => el.tagName") == "BUTTON":
+            before = version(page)
+            button.first.click()
+            expect(page.locator("#main")).not_to_have_attribute("data-version", str(before))
+            return
+        button.first.click()
+        confirm(page, page.locator("#preview-box [data-preview]"), dice)
+        return
+    words = shlex.split(action)
+    unit = words[1].split(",")[0]
+    named = [
+        words[i + 1]
+        for i, w in enumerate(words[:-1])
+        if w in ("--at", "--to", "--target") and re.fullmatch(r"\d*[A-Z]+\d+", words[i + 1])
+    ]
+    hex = (
+        named[0] if named else page.locator(f'[data-unit="{unit}"]').first.get_attribute("data-hex")
+    )
+    if hex is None:  # a unit on no hex (the C8 demo's, until it is placed): the expert box
+        page.locator("details.expert summary").click()
+        page.locator("#command").fill(action)
+        if dice is not None:
+            page.locator("#dice-other").fill(dice)
+        before = version(page)
+        page.get_by_role("button", name="Send").click()
+        expect(page.locator("#main")).not_to_have_attribute("data-version", str(before))
+        return
+    confirm(page, point(page, unit, hex, action), dice)
 
 
 def create(page: Page, server: str, example: str, ai: str = "") -> tuple[str, dict[str, str], str]:
@@ -90,11 +192,8 @@ def create(page: Page, server: str, example: str, ai: str = "") -> tuple[str, di
     return spectator.rsplit("/", 1)[1], links, spectator
 
 
-def choose(page: Page, fired: set[tuple[str, str]], side: str, phase: str) -> str:
+def choose(actions: list[str], fired: set[tuple[str, str]], side: str, phase: str) -> str:
     """Shoot once a phase where the ruleset offers it (an action with a target), else move on."""
-    actions = [
-        a.get_attribute("value") or "" for a in page.locator("input[name=action][type=radio]").all()
-    ]
     shots = [a for a in actions if " --at " in a or a.startswith("fire ")]
     if shots and (side, phase) not in fired:
         fired.add((side, phase))
@@ -139,7 +238,7 @@ def test_two_contexts_play_an_example_through_the_pages(
         side = status["to_move"]
         page = pages[side]
         other = b if page is a else a
-        text = choose(page, fired, side, str(state.get("phase")))
+        text = choose(status["legal_actions"][side], fired, side, str(state.get("phase")))
         shot = " --at " in text or text.startswith("fire ")
         dice = "3,4" if status["dice"]["mode"] == "physical" and shot else None
         before = version(other)
@@ -148,11 +247,8 @@ def test_two_contexts_play_an_example_through_the_pages(
             deaf = page.context.new_page()
             deaf.route("**/events*", lambda route: route.abort())
             deaf.goto(f"{server}/games/{game}/{side}")
-            deaf.get_by_label(text, exact=True).check()
-            deaf.get_by_role("button", name="Preview").click()
-            expect(deaf.locator("#preview-h")).to_contain_text(text)
             act(page, text, dice)
-            deaf.get_by_role("button", name="Confirm").click()
+            side_button(deaf, text).click()
             expect(deaf.locator("#notice")).to_contain_text("Not applied. stale state")
             deaf.close()
             stale = True
@@ -211,8 +307,9 @@ def test_no_serious_accessibility_violations(browser: Browser, live_server) -> N
         game, links, _ = create(page, server, example, ai)
         side = next(iter(links))
         page.goto(links[side])
-        action = page.locator("input[name=action][type=radio]").first.get_attribute("value")
+        action = state_of(page, server, game)["legal_actions"][side][0]
         page.goto(f"{server}/games/{game}/{side}?action={action}")
+        expect(page.locator("[data-preview]")).to_be_visible()
         found[example] = serious_violations(page)
         shoot(page, f"{example}-preview")
     page.goto(server + "/verify")
@@ -236,12 +333,11 @@ def test_keyboard_alone_reaches_a_unit_and_confirms(browser: Browser, live_serve
     unit = page.locator("a.unit", has_text="a1")
     unit.focus()
     expect(page.locator("#hex-info")).to_contain_text(f"Hex {unit.get_attribute('data-hex')}: ")
+    page.locator('[data-choose-unit="a1"]').focus()
     page.keyboard.press("Enter")
-    expect(page.locator("legend")).to_contain_text("What a1 may do now")
-    radio = page.locator("input[name=action][type=radio]").first
-    radio.focus()
-    page.keyboard.press("Space")
-    page.keyboard.press("Tab")  # to the Preview button
+    expect(page.locator("html")).to_have_attribute("data-board-unit", "a1")
+    marked = page.locator("figure.map svg [data-action]").first
+    marked.focus()
     page.keyboard.press("Enter")
     confirm = page.get_by_role("button", name="Confirm")
     expect(page.locator("#preview-h")).to_contain_text("a1")
@@ -282,13 +378,147 @@ def test_the_event_stream_reconnects_after_a_dropped_connection(
     two.close()
 
 
-def test_a_click_on_a_counter_shows_what_that_unit_may_do(browser: Browser, live_server) -> None:
+def test_a_click_on_a_counter_marks_the_hexes_where_it_may_act(
+    browser: Browser, live_server
+) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     _, links, _ = create(page, live_server.url, "vv-hedgerow-ambush", "german")
     page.goto(links["american"])
     act(page, "phase next")
-    page.locator('figure.map svg [data-unit="a3"]').first.click()
-    expect(page.locator("legend")).to_contain_text("What a3 may do now")
-    expect(page).to_have_url(re.compile(r"\?unit=a3$"))
+    choose_unit(page, "a3")
+    marked = page.locator("figure.map svg [data-action]")
+    expect(marked.first).to_be_visible()
+    assert page.locator('figure.map svg g.counter.chosen[data-unit="a3"]').count() == 1
+    expect(page.locator("#hex-info")).to_contain_text("a3 in ")
+    shoot(page, "vv-a3-chosen")
+    assert serious_violations(page) == []  # the marked hexes are buttons with names
+    tap(marked.first)
+    expect(page.locator("#preview-box [data-preview] table")).to_be_visible()
+    assert serious_violations(page) == []
+    page.keyboard.press("Escape")
+    expect(marked).to_have_count(0)
     context.close()
+
+
+# Steps each scenario is played by pointing (both sides); ORDNANCE_BOARD_STEPS=0: to its end.
+BOARD_STEPS = int(os.environ.get("ORDNANCE_BOARD_STEPS", "16"))
+SHOTS = ("fire", "smoke-shell", "wp-shell", "mg", "canister", "dispense", "opfire")
+
+
+def marked_hexes(page: Page) -> dict[str, str]:
+    """The hexes marked for the chosen unit, with their verbs (the map, else the panel)."""
+    found = {
+        h.get_attribute("data-hex") or "": h.get_attribute("data-action") or ""
+        for h in page.locator("figure.map svg [data-action][data-hex]").all()
+    }
+    if not found:  # no map: the panel's list of places
+        for link in page.locator("a[data-place]").all():
+            found.setdefault(link.get_attribute("data-place") or "", link.inner_text().split()[0])
+    return found
+
+
+def play_one(
+    page: Page, rng: random.Random, phase_shots: set[str], key: str, shot: Path
+) -> str | None:
+    """One action by pointing only: a unit's (a shot first, once per phase), else a button of
+    the panel. Returns what was done, None when nothing could be."""
+    units = [
+        u.get_attribute("data-choose-unit") or "" for u in page.locator("[data-choose-unit]").all()
+    ]
+    rng.shuffle(units)
+    for unit in units:
+        if page.locator(f'[data-unit="{unit}"]').first.get_attribute("data-hex") is None:
+            continue  # a unit on no hex cannot be pointed at
+        choose_unit(page, unit)
+        hexes = marked_hexes(page)
+        shots = [h for h, verbs in hexes.items() if set(verbs.split()) & set(SHOTS)]
+        others = [h for h in hexes if h not in shots]
+        if shots and key not in phase_shots:
+            hex = rng.choice(shots)
+        elif others and rng.random() < 0.6:
+            hex = rng.choice(others)
+        else:
+            continue
+        shown = point(page, unit, hex)
+        if (
+            shown.locator(".refusal").count()
+            or not shown.get_by_role("button", name="Confirm").count()
+        ):
+            page.keyboard.press("Escape")
+            continue
+        for field in shown.locator(".field input[type=number]").all():
+            low, high = field.get_attribute("min") or "2", field.get_attribute("max") or "12"
+            field.fill(str((int(low) + int(high)) // 2))
+            field.dispatch_event("change")
+        for select in shown.locator(".field select").all():
+            select.select_option(index=1)
+        if shown.locator("td[data-fraction]").count():
+            assert odds_sum(page.locator("#preview-box [data-preview]")) == 1
+        text = page.locator("#preview-box [data-preview] .command code").first.text_content()
+        if hex in shots:
+            phase_shots.add(key)
+        page.screenshot(path=str(shot))  # the preview, before Confirm
+        confirm(page, page.locator("#preview-box [data-preview]"))
+        return text
+    buttons = page.locator(".side-actions button, .side-actions a[data-side-action]")
+    if not buttons.count():
+        return None
+    names = [b.inner_text() for b in buttons.all()]
+    order = ["End action", "Pass", "End phase"]
+    index = min(range(len(names)), key=lambda i: order.index(names[i]) if names[i] in order else -1)
+    chosen = buttons.nth(index)
+    before = version(page)
+    if chosen.evaluate("el => el.tagName") == "A":
+        chosen.click()
+        confirm(page, page.locator("#preview-box [data-preview]"))
+    else:
+        chosen.click()
+        expect(page.locator("#main")).not_to_have_attribute("data-version", str(before))
+    return names[index]
+
+
+@pytest.mark.clause("SYS.odds")
+@pytest.mark.parametrize("example", sorted(p.stem for p in EXAMPLE_FILES.glob("*.yaml")))
+def test_each_scenario_is_played_by_pointing_only(
+    browser: Browser, live_server, example: str
+) -> None:
+    """Both sides, two contexts (desktop and phone), no typed command: counters, marked
+    hexes, previews (their odds sum to 1), Confirm and the panel's buttons."""
+    server = live_server.url
+    desk = browser.new_context(viewport={"width": 1280, "height": 800})
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    a, b = desk.new_page(), phone.new_page()
+    game, links, _ = create(a, server, example, "none")
+    sides = list(links)
+    pages = {sides[0]: a, sides[1]: b}
+    for side, page in pages.items():
+        page.goto(links[side])
+    rng = random.Random(27)
+    phase_shots: set[str] = set()
+    folder = ARTIFACTS / "board" / example
+    folder.mkdir(parents=True, exist_ok=True)
+    done: list[str] = []
+    step = 0
+    while BOARD_STEPS == 0 or step < BOARD_STEPS:
+        status = state_of(a, server, game)
+        if status["over"]:
+            break
+        side = status["to_move"]
+        page = pages[side]
+        other = b if page is a else a
+        state = status["state"]
+        key = f"{state.get('turn')}-{side}-{state.get('phase')}"
+        before = version(other)
+        text = play_one(page, rng, phase_shots, key, folder / f"{step:03d}-{side}-preview.png")
+        assert text is not None, f"{side} could do nothing by pointing at version {version(page)}"
+        done.append(f"{side}: {text}")
+        expect(other.locator("#main")).not_to_have_attribute("data-version", str(before))
+        page.screenshot(path=str(folder / f"{step:03d}-{side}.png"))
+        step += 1
+    other_shot = folder / "last-other.png"
+    b.screenshot(path=str(other_shot))
+    assert len(done) >= min(BOARD_STEPS, 4) or state_of(a, server, game)["over"]
+    assert not any(": " not in line for line in done)
+    desk.close()
+    phone.close()

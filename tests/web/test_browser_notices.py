@@ -73,15 +73,21 @@ def side_page(browser: Browser, server: str) -> tuple[Page, str, dict[str, str]]
     return page, made["game"], made["tokens"]
 
 
-def preview(page: Page, action: str = "phase next") -> None:
-    page.get_by_label(action, exact=True).check()
-    page.get_by_role("button", name="Preview").click()
-    expect(page.locator("#preview-h")).to_contain_text(action)
+def preview(page: Page) -> None:
+    """The page is drawn with its End phase button (the action the tests take)."""
+    expect(page.get_by_role("button", name="End phase")).to_be_visible()
 
 
-def confirm(page: Page, action: str = "phase next") -> None:
-    preview(page, action)
-    page.get_by_role("button", name="Confirm").click()
+def confirm(page: Page) -> None:
+    page.get_by_role("button", name="End phase").click()
+
+
+def typed(page: Page, text: str) -> None:
+    """Type a command in the expert box (folded under its summary)."""
+    box = page.locator("details.expert")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    page.locator("#command").fill(text)
 
 
 def shoot(page: Page, folder: Path, name: str) -> None:
@@ -107,14 +113,14 @@ def test_403_413_429_and_a_network_failure_are_said_in_the_notice(browser, limit
     page.context.add_cookies(
         [{"name": security.side_cookie(game, "german"), "value": "x" * 43, "url": limited.url}]
     )
-    page.get_by_role("button", name="Confirm").click()
+    confirm(page)
     expect(notice(page)).to_contain_text("Your session for side german")
     expect(notice(page)).to_contain_text("open your private link again")
     expect(page.locator("#main")).to_have_attribute("data-version", "1")  # the board stays
     shoot(page, tmp_path, "notice-403")
     page, game, _ = side_page(browser, limited.url)
     # 413: a command over the size limit (the server reads no more of it).
-    page.locator("#command").fill("phase " + "x" * 70_000)
+    typed(page, "phase " + "x" * 70_000)
     page.get_by_role("button", name="Send").click()
     expect(notice(page)).to_contain_text("Not sent, it is too large")
     expect(notice(page)).to_contain_text("64 KB")
@@ -127,7 +133,7 @@ def test_403_413_429_and_a_network_failure_are_said_in_the_notice(browser, limit
     shoot(page, tmp_path, "notice-429")
     # The network fails: the request never gets an answer.
     page.route("**/do", lambda route: route.abort())
-    page.locator("#command").fill("phase next")
+    typed(page, "phase next")
     page.get_by_role("button", name="Send").click()
     expect(notice(page)).to_contain_text("The server could not be reached")
 
@@ -149,13 +155,13 @@ def test_a_database_away_is_said_in_the_notice_and_the_board_stays(browser, post
         preview(page)
         postgres._ctl("-m", "fast", "stop")
         try:
-            page.get_by_role("button", name="Confirm").click()
+            confirm(page)
             expect(notice(page)).to_contain_text("The game database cannot be reached just now")
             expect(notice(page)).to_contain_text("nothing was changed; try again in 5 s")
             expect(page.locator("#main")).to_have_attribute("data-version", "1")
             shoot(page, tmp_path, "notice-503")
         finally:
             postgres._ctl("start")
-        # Back: the same Confirm goes through.
-        page.get_by_role("button", name="Confirm").click()
+        # Back: the same button goes through.
+        confirm(page)
         expect(page.locator("#main")).to_have_attribute("data-version", "2")

@@ -75,7 +75,8 @@ def offers_from_actions(
 ) -> tuple[Offer, ...]:
     """The offers of ``unit`` read from legal action texts that name their hexes.
 
-    An action's hex is the value of its first parameter of kind ``"hex"``; without one, the
+    An action's hex is the value of its first parameter of kind ``"hex"`` (the last hex of a
+    repeated one, a path); without one, the
     unit's own hex (an action there, a rally); without either, the action is not placed.
     """
     found: list[Offer] = []
@@ -95,8 +96,11 @@ def offers_from_actions(
         if spec.positional is not None and spec.positional.kind == "hex":
             where = args.get(spec.positional.arg)
         for option in spec.options.values():
-            if where is None and option.kind == "hex" and isinstance(args.get(option.arg), str):
-                where = args[option.arg]
+            value = args.get(option.arg)
+            if isinstance(value, list) and value:  # a path of hexes (LnL's --to): its end
+                value = value[-1]
+            if where is None and option.kind == "hex" and isinstance(value, str):
+                where = value
         where = where if isinstance(where, str) else unit_hex
         if where is not None:
             found.append(Offer(where, verb, text))

@@ -33,7 +33,7 @@ from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 from ordnance.game.registry import names
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
-from ordnance.web import clauses, news, notify, security, views
+from ordnance.web import clauses, news, notify, preview, security, views
 from ordnance.web.answers import answer_of, note_failure, retry_headers, unavailable_sentence
 from ordnance.web.lobby import cards, thumbnail_response
 from ordnance.web.table import Table, new_game_scenario
@@ -266,7 +266,7 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
 
 @router.get("/games/{game}")
 def spectate(request: Request, game: str, seen: int | None = None) -> HTMLResponse:
-    return _page(request, game, None, action=None, seen=seen)
+    return _page(request, game, None, seen=seen)
 
 
 @router.get("/games/{game}/export")
@@ -369,7 +369,9 @@ def side_page(
         return rejoin_page(request, game, side)
     except OrdnanceError as error:
         return error_page(request, error)
-    return _page(request, game, side, unit=unit, action=action, notice=notice, seen=seen)
+    # ?action= (and ?hex=, ?pick=, the preview's fields) are read by preview.board_of.
+    del action
+    return _page(request, game, side, unit=unit, notice=notice, seen=seen)
 
 
 def _page(
@@ -378,7 +380,6 @@ def _page(
     side: str | None,
     *,
     unit: str | None = None,
-    action: str | None = None,
     notice: str | None = None,
     refused: str | None = None,
     status: int = 200,
@@ -413,13 +414,14 @@ def _page(
     # Drawn outside the lock (a folded game is a frozen value): the other side's page, or its
     # action, does not wait for this map. bench_board.py, load average 8-12 on 2 cores: the
     # page's server time p50 75-132 ms -> 12-21 ms (map kept), push p50 519-740 -> 430-466 ms.
-    preview = views.preview_of(folded, side, action) if side and action else None
-    svg, los_text = views.map_svg(folded, preview, unit)
+    # The board (web/preview.py) is worked out from the folded game too.
+    board = preview.board_of(request.query_params, folded, side) if side else None
+    svg, _ = views.map_svg(folded, board, unit)
+    acting, alone = preview.unit_actions(folded, side) if side else ([], [])
+    places = preview.places(preview.CACHE.get(folded, side, unit)[1]) if side and unit else []
     said = news.page_news(folded, log, seen)
     last = news.last_action(folded, log)
     log_lines = news.log_sentences(folded, log, views.LOG_SHOWN)
-    if preview is not None:
-        preview.los_text = los_text
     rows = views.units_of(state)
     return render(
         request,
@@ -433,9 +435,12 @@ def _page(
         units=rows,
         victory=victory_of(state),
         unit=unit,
-        actions=views.actions_for(actions, unit),
         all_actions=actions,
-        preview=preview,
+        acting=acting,
+        side_actions=preview.buttons(folded, side, alone) if side else [],
+        places=places,
+        board=board,
+        version=info["version"],
         rulings=views.recent_rulings(log),
         log=log_lines,
         news=said,
@@ -509,7 +514,8 @@ async def act(request: Request, game: str, side: str) -> Response:
         return got
     form, token, version = got
     action = str(form.get("action") or "").strip()
-    dice = str(form.get("dice") or "").split()
+    # One field per physical roll (the preview), or several rolls in one field (the command box).
+    dice = " ".join(str(d) for d in form.getlist("dice")).split()
     # The browser's own random bytes for the fair dice (static/table.js); without script the
     # server draws them.
     entropy = str(form.get("entropy") or "") or None
@@ -526,7 +532,7 @@ async def act(request: Request, game: str, side: str) -> Response:
     except ValueError as error:  # shlex: an unclosed quote
         return _page(request, game, side, notice=f"bad command: {error}", status=422)
     except OrdnanceError as error:
-        return _not_done(request, game, side, error, action=action)
+        return _not_done(request, game, side, error)
     # The page says what happened since the version before this command (the AI's answers too).
     return RedirectResponse(f"/games/{game}/{side}?seen={applied.entries[0].seq}", 303)
 

@@ -8,37 +8,19 @@ choice. The map is the same SVG as ``ordnance game render``.
 
 from __future__ import annotations
 
-import contextlib
-import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
-from ordnance.core.errors import IllegalAction, OrdnanceError
+from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps.svg import SightView, render_svg
 from ordnance.game.entries import Entry
 from ordnance.game.entry_words import entry_words
 from ordnance.game.fold import Game
 from ordnance.game.picture import game_picture
-from ordnance.web.charts import die_face, odds_chart, percent
+from ordnance.web.charts import die_face
 from ordnance.web.pictures import PICTURES
 
-TARGET_OPTIONS = ("--at", "--target", "--to")
 LOG_SHOWN = 40
-
-
-@dataclass
-class Preview:
-    """What the side will see before confirming an action."""
-
-    action: str
-    odds_svg: str | None = None
-    odds_rows: list[tuple[str, str, str, str]] = field(default_factory=list)
-    odds_note: str = ""
-    los_text: str | None = None
-    firer_hex: str | None = None
-    target_hex: str | None = None
 
 
 def stage(state: Mapping[str, Any]) -> str:
@@ -155,25 +137,18 @@ def _item(item: Mapping[str, Any]) -> str:
     return f"{name} ({', '.join(rest)})" if rest else name
 
 
-def actions_for(actions: Sequence[str], unit: str | None) -> list[str]:
-    """The legal actions that name ``unit`` (all of them when no unit is chosen).
+class Sighted(Protocol):
+    """What a map draws a line of sight for: a preview's firer and target hexes."""
 
-    >>> actions_for(["phase next", "fire a1,a2 --at C4", "fire a2 --at C4"], "a1")
-    ['fire a1,a2 --at C4']
-    """
-    if unit is None:
-        return list(actions)
-    chosen = []
-    for text in actions:
-        words = text.split()
-        named = {part for word in words[1:2] for part in word.split(",")}
-        if unit in named:
-            chosen.append(text)
-    return chosen
+    @property
+    def firer_hex(self) -> str | None: ...
+
+    @property
+    def target_hex(self) -> str | None: ...
 
 
 def map_svg(
-    game: Game, preview: Preview | None, unit: str | None = None
+    game: Game, preview: Sighted | None, unit: str | None = None
 ) -> tuple[str | None, str | None]:
     """The live map with every counter (as ``game render`` draws it), the previewed action's
     LOS drawn on it, and that LOS in words; with ``unit``, the hexes that unit can see shaded
@@ -232,44 +207,3 @@ def unit_hex(game: Game, unit: str | None) -> str | None:
     if isinstance(found, Mapping) and isinstance(found.get("hex"), str):
         return str(found["hex"])
     return None
-
-
-def preview_of(game: Game, side: str, action: str) -> Preview:
-    """The previewed action's firer and target hexes and, when offered, its exact odds."""
-    preview = Preview(action)
-    try:
-        words = shlex.split(action)
-    except ValueError:
-        return preview
-    state = game.rules.view(game.state)
-    units = state.get("units") if isinstance(state.get("units"), Mapping) else {}
-    if len(words) > 1 and isinstance(units, Mapping):
-        first = words[1].split(",")[0]
-        unit = units.get(first)
-        if isinstance(unit, Mapping) and isinstance(unit.get("hex"), str):
-            preview.firer_hex = unit["hex"]
-    for option in TARGET_OPTIONS:
-        if option in words[:-1]:
-            preview.target_hex = words[words.index(option) + 1]
-            break
-    odds = getattr(game.rules, "chance_outcomes", None)
-    if odds is None:
-        return preview
-    try:
-        distribution = odds(game.state, game.rules.parse_command(side, words))
-    except IllegalAction as error:  # the attack would be refused: say so before confirming
-        preview.odds_note = str(error)
-        return preview
-    except OrdnanceError:  # not an action with odds (a phase change, a pass)
-        return preview
-    items = list(distribution.items())
-    with contextlib.suppress(TypeError):  # outcomes without an order keep the procedure's
-        items.sort(key=lambda item: item[0])
-    rows = [(str(outcome), Fraction(p)) for outcome, p in items]
-    preview.odds_svg = odds_chart(rows, title=f"Odds of {action}")
-    remaining = Fraction(1)
-    for label, p in rows:
-        fraction = f"{p.numerator}/{p.denominator}"
-        preview.odds_rows.append((label, fraction, percent(p), percent(remaining)))
-        remaining -= p
-    return preview

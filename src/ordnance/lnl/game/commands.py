@@ -42,13 +42,18 @@ from ordnance.core.command_words import (
 from ordnance.core.errors import BadInput
 from ordnance.core.ruleset import Command
 
-_UNIT = Positional("unit", "UNIT", "a unit", help="The unit's id in the scenario.")
-_AT = Option("at", label, metavar="HEX", help="The hex fired at.")
+_UNIT = Positional("unit", "UNIT", "a unit", help="The unit's id in the scenario.", kind="unit")
+_AT = Option("at", label, metavar="HEX", help="The hex fired at.", kind="hex")
 _SHELL = {
     "--at": _AT,
     "--opportunity": Option("opportunity", None, help="Opportunity Fire (in the enemy's impulse)."),
     "--drm": Option(
-        "drms", whole_number, repeats=True, metavar="N", help="A modifier you apply to the roll."
+        "drms",
+        whole_number,
+        repeats=True,
+        metavar="N",
+        help="A modifier you apply to the roll.",
+        kind="number",
     ),
 }
 # Every verb: its help, what it names first, its options in the order the canonical text lists
@@ -73,14 +78,21 @@ COMMANDS = CommandTable(
         ),
         "choose": Verb(
             "The enemy side picks the hex where a shell lands.",
-            Positional("hex", "HEX", "a hex", label, help="The hex the shell lands in."),
+            Positional(
+                "hex", "HEX", "a hex", label, help="The hex the shell lands in.", kind="hex"
+            ),
         ),
         "move": Verb(
             "Move a unit into these hexes, one after the other.",
             _UNIT,
             {
                 "--to": Option(
-                    "to", label, repeats=True, metavar="HEX", help="The next hex entered."
+                    "to",
+                    label,
+                    repeats=True,
+                    metavar="HEX",
+                    help="The next hex entered.",
+                    kind="hex",
                 )
             },
             ("--to",),

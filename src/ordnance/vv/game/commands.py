@@ -79,20 +79,32 @@ def _allocation(text: str) -> str:
 
 
 _UNITS = Positional(
-    "units", "UNITS", "unit ids", _ids, help="Unit ids separated by commas, e.g. a1,a2."
+    "units",
+    "UNITS",
+    "unit ids",
+    _ids,
+    help="Unit ids separated by commas, e.g. a1,a2.",
+    kind="unit",
 )
-_LEADER = Option("leader", _word, metavar="L", help="The leader who directs it.")
+_LEADER = Option("leader", _word, metavar="L", help="The leader who directs it.", kind="unit")
 _X = {
     "--grenades": Option(
-        "grenades", _ids, metavar="U,U", help="The units that throw grenades (by id)."
+        "grenades", _ids, metavar="U,U", help="The units that throw grenades (by id).", kind="unit"
     ),
     "--satchels": Option(
-        "satchels", _ids, metavar="U,U", help="The units that place satchel charges (by id)."
+        "satchels",
+        _ids,
+        metavar="U,U",
+        help="The units that place satchel charges (by id).",
+        kind="unit",
     ),
 }
 _FIRE = {
     "--weapons": Option(
-        "weapons", _weapons, metavar="W,W", help="Weapons that join: gun, mg360, ffmg."
+        "weapons",
+        _weapons,
+        metavar="W,W",
+        help="Weapons that join: gun, mg360, ffmg.",
     ),
     "--leader": _LEADER,
     **_X,
@@ -109,7 +121,10 @@ COMMANDS = CommandTable(
         "fire": Verb(
             "An AP attack in the Fire or Defensive Fire Phase.",
             _UNITS,
-            {"--at": Option("at", label, metavar="HEX", help="The hex attacked."), **_FIRE},
+            {
+                "--at": Option("at", label, metavar="HEX", help="The hex attacked.", kind="hex"),
+                **_FIRE,
+            },
             ("--at",),
         ),
         "opfire": Verb("Opportunity Fire at the stack that just entered a hex.", _UNITS, _FIRE),
@@ -130,10 +145,15 @@ COMMANDS = CommandTable(
             "Move units one hex, together, in the Movement Phase.",
             _UNITS,
             {
-                "--to": Option("to", label, metavar="HEX", help="The hex entered."),
+                "--to": Option("to", label, metavar="HEX", help="The hex entered.", kind="hex"),
                 "--assault": Option("assault", None, help="Assault movement."),
                 "--facing": Option(
-                    "facing", _facing, metavar="D", help="A vehicle's new facing, e.g. NE."
+                    "facing",
+                    _facing,
+                    metavar="D",
+                    help="A vehicle's new facing, e.g. NE.",
+                    kind="choice",
+                    choices=tuple(str(d) for d in Direction),
                 ),
             },
             ("--to",),

@@ -186,27 +186,7 @@
     }
   }
 
-  document.addEventListener("click", async (event) => {
-    const target = event.target instanceof Element ? event.target : null;
-    const link = target ? target.closest("a.unit") : null;
-    if (!link || !main().dataset.side) { return; }
-    event.preventDefault();
-    await chooseUnit(link.dataset.unit);
-  });
-
-  async function chooseUnit(unit) {
-    const here = main();
-    const url = new URL("/games/" + here.dataset.game + "/" + here.dataset.side, location.href);
-    url.searchParams.set("unit", unit);
-    await load(url.toString(), true);
-  }
-
-  // A counter chosen on the map (map.js): the unit's own page, unless the board script is
-  // there to mark its hexes in place.
-  document.addEventListener("ordnance:unit", (event) => {
-    if (document.querySelector('script[src$="/board.js"]') || !main().dataset.side) { return; }
-    if (event.detail && event.detail.unit) { chooseUnit(event.detail.unit); }
-  });
+  // Choosing a counter and pointing at hexes: static/board.js.
 
   // The hovered or focused hex's label and terrain, as text: the SVG <title> says the same on hover.
   function showHex(event) {

@@ -1,0 +1,299 @@
+// ordnance board: choose a counter, see where it may act, point at a hex, read the preview.
+// Written for this project. On `ordnance:unit` it asks the server for the unit's offers and
+// marks each offered hex (`data-action="verb verb"`, a highlight, the note); on `ordnance:hex`
+// it asks for the preview of that hex and shows it in #preview-box, with the line of sight
+// drawn on the map. The page works without this script (links with ?unit=&hex=).
+// map.js (zoom, pan, stacks) fires the two events; without it this script fires them itself.
+"use strict";
+(function () {
+  const SVG = "http://www.w3.org/2000/svg";
+  let chosen = null; // the unit whose hexes are marked
+  let asked = 0; // the latest request: older answers are dropped
+  let refreshing = null;
+
+  function main() { return document.getElementById("main"); }
+  function base() {
+    const here = main();
+    return here && here.dataset.side ? "/games/" + here.dataset.game + "/" + here.dataset.side : null;
+  }
+  function mapHandlesClicks() { return !!document.querySelector('script[src$="/map.js"]'); }
+  function cssEscape(text) { return window.CSS && CSS.escape ? CSS.escape(text) : text.replace(/"/g, '\\"'); }
+  function hexElement(label) { return document.getElementById("hex-" + label); }
+  function info(text) {
+    const box = document.getElementById("hex-info");
+    if (box) { box.textContent = text; }
+  }
+
+  // Every mark of a choice gone: data-action, highlights, notes, the line of sight.
+  function clear() {
+    chosen = null;
+    delete document.documentElement.dataset.boardUnit;
+    asked += 1;
+    for (const el of document.querySelectorAll("svg [data-action]")) {
+      el.removeAttribute("data-action");
+      el.classList.remove("offered");
+      if (el.dataset.boardTab) { el.removeAttribute("tabindex"); el.removeAttribute("role"); delete el.dataset.boardTab; }
+      if (el.dataset.boardLabel !== undefined) {
+        if (el.dataset.boardLabel) { el.setAttribute("aria-label", el.dataset.boardLabel); } else { el.removeAttribute("aria-label"); }
+        delete el.dataset.boardLabel;
+      }
+    }
+    for (const el of document.querySelectorAll(".board-mark, .board-note, .board-los")) { el.remove(); }
+    for (const el of document.querySelectorAll("svg g.counter.chosen")) { el.classList.remove("chosen"); }
+    for (const el of document.querySelectorAll("[data-choose-unit][aria-current]")) { el.removeAttribute("aria-current"); el.classList.remove("chosen"); }
+    const places = document.getElementById("places");
+    if (places) { places.innerHTML = ""; }
+  }
+
+  function clearPreview() {
+    const box = document.getElementById("preview-box");
+    if (box) { box.innerHTML = ""; }
+    for (const el of document.querySelectorAll(".board-los")) { el.remove(); }
+  }
+
+  function centre(el) {
+    const box = el.getBBox();
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2, h: box.height };
+  }
+
+  function mark(h) {
+    const el = hexElement(h.hex);
+    if (!el) { return; }
+    el.setAttribute("data-action", h.actions.join(" "));
+    el.classList.add("offered");
+    if (!el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "0"); el.setAttribute("role", "button"); el.dataset.boardTab = "1"; }
+    el.dataset.boardLabel = el.getAttribute("aria-label") || "";
+    const words = h.actions.join(", ") + (h.notes.length ? " (" + h.notes.join("; ") + ")" : "");
+    el.setAttribute("aria-label", h.hex + ": " + words);
+    const overlay = document.createElementNS(SVG, "polygon");
+    overlay.setAttribute("points", el.getAttribute("points") || "");
+    overlay.setAttribute("class", "board-mark");
+    overlay.setAttribute("pointer-events", "none");
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = h.hex + ": " + words;
+    overlay.appendChild(title);
+    el.parentNode.appendChild(overlay);
+    const text = h.notes.length ? h.notes.join("; ") : h.actions.join(" ");
+    const at = centre(el);
+    const note = document.createElementNS(SVG, "text");
+    note.setAttribute("class", "board-note");
+    note.setAttribute("x", at.x.toFixed(1));
+    note.setAttribute("y", (at.y + at.h * 0.36).toFixed(1));
+    note.setAttribute("text-anchor", "middle");
+    note.setAttribute("pointer-events", "none");
+    note.setAttribute("font-size", Math.max(6, at.h * 0.17).toFixed(1));
+    note.textContent = text;
+    // Above the counters, so a note on a hex with an enemy in it stays readable.
+    (el.ownerSVGElement || el.parentNode).appendChild(note);
+  }
+
+  // The same hexes as links in the panel: for keyboard and phone users, and maps without them.
+  function listPlaces(unit, hexes) {
+    const box = document.getElementById("places");
+    if (!box) { return; }
+    box.innerHTML = "";
+    if (!hexes.length) {
+      const p = document.createElement("p");
+      p.textContent = unit + " may do nothing now: choose another counter.";
+      box.appendChild(p);
+      return;
+    }
+    const details = document.createElement("details");
+    details.className = "places";
+    details.open = true;
+    const summary = document.createElement("summary");
+    summary.textContent = "Where " + unit + " may act";
+    const list = document.createElement("ul");
+    for (const h of hexes) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = base() + "?unit=" + encodeURIComponent(unit) + "&hex=" + encodeURIComponent(h.hex);
+      link.setAttribute("data-place", h.hex);
+      link.textContent = h.actions.join(", ") + " at " + h.hex + (h.notes.length ? " (" + h.notes.join("; ") + ")" : "");
+      item.appendChild(link);
+      list.appendChild(item);
+    }
+    details.append(summary, list);
+    box.appendChild(details);
+  }
+
+  async function choose(unit) {
+    const where = base();
+    if (!where || !unit) { return; }
+    clear();
+    clearPreview();
+    chosen = unit;
+    const mine = ++asked;
+    for (const el of document.querySelectorAll('svg g.counter[data-unit="' + cssEscape(unit) + '"]')) {
+      el.classList.add("chosen");
+    }
+    for (const el of document.querySelectorAll('[data-choose-unit="' + cssEscape(unit) + '"]')) {
+      el.setAttribute("aria-current", "true");
+      el.classList.add("chosen");
+    }
+    let response;
+    try {
+      response = await fetch(where + "/offers?unit=" + encodeURIComponent(unit), { credentials: "same-origin" });
+    } catch (error) {
+      info("The server could not be reached: nothing was marked; try again.");
+      return;
+    }
+    if (mine !== asked) { return; }
+    if (!response.ok) {
+      let text = "";
+      try { text = (await response.json()).message || ""; } catch (error) { text = ""; }
+      info("No hexes for " + unit + (text ? ": " + text : "") + ".");
+      return;
+    }
+    const data = await response.json();
+    if (mine !== asked) { return; }
+    chosen = unit;
+    for (const h of data.hexes) { mark(h); }
+    listPlaces(unit, data.hexes);
+    info(data.hexes.length
+      ? unit + (data.from ? " in " + data.from : "") + " may act at " + data.hexes.length + " marked hex"
+        + (data.hexes.length > 1 ? "es" : "") + ": " + data.hexes.map((h) => h.hex).join(", ") + ". Choose one."
+      : unit + " may do nothing now: choose another counter.");
+    document.documentElement.dataset.boardUnit = unit; // marked: what scripts and tests wait for
+    document.dispatchEvent(new CustomEvent("ordnance:marked", { detail: { unit: unit, hexes: data.hexes } }));
+  }
+
+  function drawLos() {
+    for (const el of document.querySelectorAll(".board-los")) { el.remove(); }
+    const preview = document.querySelector("[data-preview][data-los-from][data-los-to]");
+    if (!preview) { return; }
+    const from = hexElement(preview.getAttribute("data-los-from"));
+    const to = hexElement(preview.getAttribute("data-los-to"));
+    if (!from || !to || !from.ownerSVGElement) { return; }
+    const a = centre(from), b = centre(to);
+    const line = document.createElementNS(SVG, "line");
+    line.setAttribute("class", "board-los");
+    line.setAttribute("x1", a.x.toFixed(1)); line.setAttribute("y1", a.y.toFixed(1));
+    line.setAttribute("x2", b.x.toFixed(1)); line.setAttribute("y2", b.y.toFixed(1));
+    line.setAttribute("pointer-events", "none");
+    from.ownerSVGElement.appendChild(line);
+  }
+
+  async function showPreview(query) {
+    const where = base();
+    const box = document.getElementById("preview-box");
+    if (!where || !box) { return; }
+    const mine = ++asked;
+    let response;
+    try {
+      response = await fetch(where + "/preview?" + query.toString(), { credentials: "same-origin" });
+    } catch (error) {
+      info("The server could not be reached: no preview; try again.");
+      return;
+    }
+    const html = await response.text();
+    if (mine !== asked) { return; }
+    box.innerHTML = html;
+    drawLos();
+    const section = box.querySelector("[data-preview]");
+    if (section && section.scrollIntoView) { section.scrollIntoView({ block: "nearest" }); }
+  }
+
+  function previewHex(hex, pick) {
+    if (!chosen) { return; }
+    const query = new URLSearchParams({ unit: chosen, hex: hex });
+    if (pick !== undefined && pick !== null) { query.set("pick", pick); }
+    const keep = chosen;
+    showPreview(query).then(() => { chosen = keep; });
+  }
+
+  document.addEventListener("ordnance:unit", (event) => { choose(event.detail && event.detail.unit); });
+  document.addEventListener("ordnance:hex", (event) => {
+    const hex = event.detail && event.detail.hex;
+    const el = hex ? hexElement(hex) : null;
+    if (el && el.hasAttribute("data-action")) { previewHex(hex); }
+  });
+  document.addEventListener("ordnance:swapped", () => { chosen = null; drawLos(); });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && (chosen || document.querySelector("#preview-box [data-preview]"))) {
+      clear();
+      clearPreview();
+      info("Choice cleared: choose one of your counters.");
+    }
+  });
+
+  // A field of the preview changed: the preview again, with the values (odds follow them).
+  document.addEventListener("change", (event) => {
+    const form = event.target instanceof Element ? event.target.closest("[data-preview-form]") : null;
+    if (!form) { return; }
+    clearTimeout(refreshing);
+    refreshing = setTimeout(() => {
+      const keep = chosen;
+      const query = new URLSearchParams(new FormData(form));
+      showPreview(query).then(() => { chosen = keep; });
+    }, 120);
+  });
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-preview-form")) { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    const keep = chosen;
+    showPreview(new URLSearchParams(new FormData(form))).then(() => { chosen = keep; });
+  }, true);
+
+  // Links of the panel (the same as the map for keyboard and phone users), and the map's
+  // clicks when map.js is not there to turn them into events.
+  document.addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    if (!target || !base()) { return; }
+    const unitLink = target.closest("[data-choose-unit], a.unit[data-unit]");
+    if (unitLink) {
+      event.preventDefault();
+      event.stopPropagation();
+      const unit = unitLink.getAttribute("data-choose-unit") || unitLink.getAttribute("data-unit");
+      document.dispatchEvent(new CustomEvent("ordnance:unit", { detail: { unit: unit } }));
+      return;
+    }
+    const place = target.closest("a[data-place]");
+    if (place) {
+      event.preventDefault();
+      event.stopPropagation();
+      const url = new URL(place.href, location.href);
+      const unit = url.searchParams.get("unit");
+      const pick = url.searchParams.get("pick");
+      const hex = place.getAttribute("data-place");
+      (chosen === unit ? Promise.resolve() : choose(unit)).then(() => previewHex(hex, pick));
+      return;
+    }
+    const sideAction = target.closest("a[data-side-action]");
+    if (sideAction) {
+      event.preventDefault();
+      event.stopPropagation();
+      clear();
+      showPreview(new URLSearchParams({ action: sideAction.getAttribute("data-side-action") }));
+      return;
+    }
+    if (mapHandlesClicks() || !target.closest("svg")) { return; }
+    const side = main().dataset.side;
+    const counter = target.closest("g.counter[data-unit]");
+    const spot = counter || target.closest("[data-hex]");
+    const label = spot ? spot.getAttribute("data-hex") : null;
+    const hex = label ? hexElement(label) : null;
+    const offered = hex && hex.hasAttribute("data-action");
+    const own = counter && counter.getAttribute("data-side") === side;
+    // One's own counter chooses it (the chosen one acts on its own hex when that is offered);
+    // any other spot of a marked hex, an enemy counter included, previews that hex.
+    if (own && !(offered && counter.getAttribute("data-unit") === chosen)) {
+      event.preventDefault();
+      document.dispatchEvent(new CustomEvent("ordnance:unit", { detail: { unit: counter.getAttribute("data-unit") } }));
+    } else if (offered) {
+      event.preventDefault();
+      document.dispatchEvent(new CustomEvent("ordnance:hex", { detail: { hex: label } }));
+    }
+  }, true);
+  document.addEventListener("keydown", (event) => {
+    if (mapHandlesClicks() || event.key !== "Enter") { return; }
+    const el = event.target instanceof Element ? event.target.closest("svg [data-action][data-hex]") : null;
+    if (el) {
+      event.preventDefault();
+      document.dispatchEvent(new CustomEvent("ordnance:hex", { detail: { hex: el.getAttribute("data-hex") } }));
+    }
+  });
+  document.addEventListener("DOMContentLoaded", drawLos);
+})();
