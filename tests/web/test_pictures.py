@@ -67,10 +67,15 @@ def test_a_units_sight_is_kept_per_unit_and_a_previewed_los_is_drawn_each_time(c
     # Not a unit: nothing shaded, the plain picture.
     assert map_of(client.get(base, params={"unit": "no-such-unit"}).text) == plain
     assert len(drawings) == 3
-    # A preview with a line of sight is this page's alone: never kept.
+    # A preview with a line of sight is this page's alone: never kept. (Fire waits for the
+    # PFPh: one phase on, a new version, so a new plain picture too.)
+    here = client.get(base).text
+    data = {"csrf": csrf_of(here), "version": str(version_of(here)), "action": "phase next"}
+    assert client.post(f"{base}/do", data=data).status_code == 200
+    assert len(drawings) == 4
     page = client.get(base, params={"action": "fire m24 --ammo AP --at 4K3"})
     client.get(base, params={"action": "fire m24 --ammo AP --at 4K3"})
-    assert page.status_code == 200 and map_of(page.text) != plain and len(drawings) == 5
+    assert page.status_code == 200 and map_of(page.text) != plain and len(drawings) == 6
 
 
 def test_pages_asking_for_one_picture_at_once_wait_for_one_drawing():

@@ -317,8 +317,9 @@ def build(
             _, args = table.read(_words(offer.command))
     board.fields = _fields(table, offer.verb, args, given)
     board.command, board.missing = _compose(offer.command, board.fields)
-    if not board.missing:
-        _judge(game, side, board)
+    # Odds before every roll: with a field still empty (the To Hit number), those of the
+    # action without it (depletion, breakdown); Confirm waits for it.
+    _judge(game, side, board)
     _sight(game, board)
     return board
 
@@ -342,6 +343,7 @@ def _judge(game: Game, side: str, board: Board) -> None:
     except OrdnanceError as error:
         board.refusal = str(error)
         return
+    board.command = command.text or board.command  # the words the log will show
     try:
         rules.resolve(game.state, command, ProbeDice())
     except ProbeRolled:
