@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import browser_type_launch_args, serious_violations, shoot, version
+from .test_browser import act, browser_type_launch_args, serious_violations, shoot
 
 __all__ = ["browser_type_launch_args"]  # the fixture that points Playwright at Chromium
 
@@ -36,13 +36,10 @@ def start(page: Page, server: str, example: str, ai: str = "") -> tuple[str, dic
     return spectator.rsplit("/", 1)[1], links, spectator
 
 
-def act(page: Page, action: str) -> None:
-    """Choose an action, preview it, confirm it, as test_browser.act does."""
-    page.get_by_label(action, exact=True).check()
-    page.get_by_role("button", name="Preview").click()
-    before = version(page)
-    page.get_by_role("button", name="Confirm").click()
-    expect(page.locator("#main")).not_to_have_attribute("data-version", str(before))
+def legal(page: Page, server: str, game: str, side: str) -> list[str]:
+    """What the side may do now (the API's list; the page offers the same by pointing)."""
+    body = page.request.get(f"{server}/api/games/{game}", params={"side": side}).json()
+    return list(body["legal_actions"].get(side, []))
 
 
 @pytest.mark.clause("SYS.record")
@@ -73,17 +70,13 @@ def test_a_push_says_what_happened_and_the_map_marks_it(browser: Browser, live_s
     one = browser.new_context(viewport={"width": 1280, "height": 800})
     two = browser.new_context(viewport={"width": 390, "height": 844})
     a, b = one.new_page(), two.new_page()
-    _, links, _ = start(a, server, "vv-meeting-engagement", "none")
+    game, links, _ = start(a, server, "vv-meeting-engagement", "none")
     a.goto(links["american"])
     b.goto(links["german"])
     b.evaluate("window.notReloaded = true")
     act(a, "phase next")
     act(a, "phase next")
-    mover = next(
-        v
-        for v in (r.get_attribute("value") or "" for r in a.locator("input[type=radio]").all())
-        if v.startswith("move ")
-    )
+    mover = next(v for v in legal(a, server, game, "american") if v.startswith("move "))
     act(a, mover)
     unit, hex = re.match(r"move (\S+) --to (\S+)", mover).groups()  # type: ignore[union-attr]
     # Mine: the notice and the log's newest item say the same sentence.
@@ -122,7 +115,7 @@ def test_the_ai_plays_its_turn_without_the_players_clicks(browser: Browser, live
         state = page.request.get(f"{server}/api/games/{game}").json()["state"]
         if page.locator("text=the game is over").count():
             break
-        actions = [r.get_attribute("value") or "" for r in page.locator("input[type=radio]").all()]
+        actions = legal(page, server, game, "american")
         if not actions:
             break
         if state.get("player") == "german":
