@@ -445,6 +445,10 @@ def unit_action(
             page.locator(f'[data-choose-unit="{unit}"]').click()
             expect(page.locator("html")).to_have_attribute("data-board-unit", unit)
         hexes = marked_hexes(page)
+        places = page.locator("details.places")
+        if places.count():  # a long list of places keeps the preview below it in sight
+            height = (places.first.bounding_box() or {"height": 0})["height"]
+            assert height <= page.viewport_size["height"] / 2, f"{unit}: places {height} px"
         shots = [h for h, verbs in hexes.items() if set(verbs.split()) & set(SHOTS)]
         others = [h for h in hexes if h not in shots]
         if shots and shoot_now:
@@ -526,6 +530,18 @@ def play_to_the_end(
 ) -> list[str]:
     """Each side acts by pointing on its page (the AI's sides, not in ``pages``, play by
     themselves: their actions arrive by push) until the game is over (or BOARD_STEPS)."""
+    # A preview of an ASL shot costs the server its odds and two resolutions: on a loaded
+    # 2-core machine it took more than the default 5 s (then restored for the other tests).
+    expect.set_options(timeout=15_000)
+    try:
+        return _play_to_the_end(server, game, pages, folder, seed)
+    finally:
+        expect.set_options(timeout=5_000)
+
+
+def _play_to_the_end(
+    server: str, game: str, pages: dict[str, Page], folder: Path, seed: str
+) -> list[str]:
     rng = random.Random(seed)
     acted: set[str] = set()
     done: list[str] = []
