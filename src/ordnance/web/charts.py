@@ -16,6 +16,7 @@ from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
 BAR_WIDTH, BAR_GAP, CHART_HEIGHT = 46, 10, 120
+LABEL_CHARS = 9  # what fits under a bar and its gap at 11 px
 PIPS = {
     1: [(2, 2)],
     2: [(1, 1), (3, 3)],
@@ -28,6 +29,16 @@ PIPS = {
 
 def percent(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
+
+
+def fit(text: str, chars: int) -> str:
+    """``text`` cut to ``chars`` characters with an ellipsis, so that long outcome names do
+    not run into their neighbours (the bar's tooltip and the odds table keep them whole).
+
+    >>> fit("hit", 9), fit("beyond: LOS blocked", 9)
+    ('hit', 'beyond: …')
+    """
+    return text if len(text) <= chars else text[: chars - 1] + "\u2026"
 
 
 def odds_chart(rows: Sequence[tuple[str, Fraction]], *, title: str) -> str:
@@ -64,7 +75,7 @@ def odds_chart(rows: Sequence[tuple[str, Fraction]], *, title: str) -> str:
             f'<text x="{x + BAR_WIDTH / 2}" y="{y - 4:.1f}" font-size="10"'
             f' text-anchor="middle">{percent(p)}</text>',
             f'<text x="{x + BAR_WIDTH / 2}" y="{CHART_HEIGHT + 14}" font-size="11"'
-            f' text-anchor="middle">{escape(label)}</text>',
+            f' text-anchor="middle">{escape(fit(label, LABEL_CHARS))}</text>',
             f'<text x="{x + BAR_WIDTH / 2}" y="{CHART_HEIGHT + 28}" font-size="10"'
             f' text-anchor="middle">{p.numerator}/{p.denominator}</text>',
             f'<text x="{x + BAR_WIDTH / 2}" y="{CHART_HEIGHT + 42}" font-size="9"'
@@ -75,6 +86,7 @@ def odds_chart(rows: Sequence[tuple[str, Fraction]], *, title: str) -> str:
             f'<polyline points="{segment}" stroke="#b71c1c" stroke-dasharray="3,2" fill="none"/>'
         )
     summary = "; ".join(f"at least {label}: {percent(p)}" for label, p in _at_least(rows)[1:2])
+    summary = fit(summary, int((width - BAR_GAP) / 5.5))  # ~5.5 px a character at 10 px
     parts.append(
         f'<text x="{BAR_GAP}" y="{height - 6}" font-size="10">{escape(summary)}</text></svg>'
     )
