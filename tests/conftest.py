@@ -46,6 +46,8 @@ SLOW_FIRST = (
     "tests/game/test_no_dead_ends.py",
     "tests/web/test_web_failures.py",
     "tests/web/test_browser_notices.py",
+    "tests/web/test_browser_play.py",
+    "tests/web/test_browser_play_ai.py",
     "tests/web/test_browser.py",
     "tests/test_benchmarks.py",
     "tests/test_fuzz.py",
