@@ -51,9 +51,23 @@
     for (const el of document.querySelectorAll(".board-los")) { el.remove(); }
   }
 
+  // A hex's centre and height in drawing units, from its polygon's `points` (the six corners
+  // the server wrote), never getBBox: that lays the whole map out again when it follows a
+  // write (a mark, a note), 40-60 ms each on the village map. Kept per element: a hex's
+  // corners never change; a swap brings new elements.
+  const centres = new WeakMap();
   function centre(el) {
-    const box = el.getBBox();
-    return { x: box.x + box.width / 2, y: box.y + box.height / 2, h: box.height };
+    let at = centres.get(el);
+    if (at) { return at; }
+    const numbers = (el.getAttribute("points") || "").trim().split(/[\s,]+/).map(Number);
+    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    for (let i = 0; i + 1 < numbers.length; i += 2) {
+      x0 = Math.min(x0, numbers[i]); x1 = Math.max(x1, numbers[i]);
+      y0 = Math.min(y0, numbers[i + 1]); y1 = Math.max(y1, numbers[i + 1]);
+    }
+    at = isFinite(x0) && isFinite(y0) ? { x: (x0 + x1) / 2, y: (y0 + y1) / 2, h: y1 - y0 } : { x: 0, y: 0, h: 0 };
+    centres.set(el, at);
+    return at;
   }
 
   function mark(h) {
@@ -72,7 +86,7 @@
     const title = document.createElementNS(SVG, "title");
     title.textContent = h.hex + ": " + words;
     overlay.appendChild(title);
-    el.parentNode.appendChild(overlay);
+    (el.ownerSVGElement || el.parentNode).appendChild(overlay);
     const text = h.notes.length ? h.notes.join("; ") : h.actions.join(" ");
     const at = centre(el);
     const note = document.createElementNS(SVG, "text");
@@ -191,7 +205,13 @@
     box.innerHTML = html;
     drawLos();
     const section = box.querySelector("[data-preview]");
-    if (section && section.scrollIntoView) { section.scrollIntoView({ block: "nearest" }); }
+    // Scrolled into view after the frame that shows it: scrollIntoView reads layout, and
+    // read at once it would lay the page (and its map) out a second time before the paint.
+    if (section && section.scrollIntoView) {
+      requestAnimationFrame(() => setTimeout(() => {
+        if (section.isConnected) { section.scrollIntoView({ block: "nearest" }); }
+      }, 0));
+    }
   }
 
   function previewHex(hex, pick) {

@@ -56,6 +56,9 @@
   }
 
   // Where a counter's face sits in drawing units (its group's and body's translates).
+  // Geometry comes from the markup's attributes, never from getBBox or getBoundingClientRect:
+  // a read of layout after a write to the map lays its ~1,400 shapes and texts out again
+  // (40-60 ms on the village map, on a loaded machine), and these numbers never change.
   function counterCentre(g) {
     const at = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/;
     const outer = at.exec(g.getAttribute("transform") || "");
@@ -66,8 +69,73 @@
     return { x: x, y: y };
   }
 
+  // A hex's centre in drawing units: the middle of its polygon's corners (`points`).
+  const hexCentres = new WeakMap();
+  function hexCentre(el) {
+    let at = hexCentres.get(el);
+    if (at) { return at; }
+    const n = (el.getAttribute("points") || "").trim().split(/[\s,]+/).map(Number);
+    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    for (let i = 0; i + 1 < n.length; i += 2) {
+      x0 = Math.min(x0, n[i]); x1 = Math.max(x1, n[i]);
+      y0 = Math.min(y0, n[i + 1]); y1 = Math.max(y1, n[i + 1]);
+    }
+    at = isFinite(x0) && isFinite(y0) ? { x: (x0 + x1) / 2, y: (y0 + y1) / 2, r: (x1 - x0) / 2 }
+      : { x: 0, y: 0, r: 0 };
+    hexCentres.set(el, at);
+    return at;
+  }
+
+  function centreOf(el) {
+    return el.matches("g.counter") ? counterCentre(el) : hexCentre(el);
+  }
+
+  // Is a drawing point (with a margin) inside the current view?
+  function inView(at, margin) {
+    const hw = map.w / 2 / map.k + margin, hh = map.h / 2 / map.k + margin;
+    return Math.abs(at.x - map.cx) <= hw && Math.abs(at.y - map.cy) <= hh;
+  }
+
+  // The frame's size in CSS px. Reading it lays the page out, the fresh map included, and
+  // the viewBox written after that lays every text of the map out again at its new scale
+  // (two layouts of the whole map, 40-60 ms each on the village map under load). So a new
+  // map takes the size the last frame had (the map before a swap, or this tab's last page),
+  // writes its view before the first layout, and the ResizeObserver, which reports after
+  // layout and before paint, corrects a wrong guess in the same frame. Only a tab's first
+  // map reads the size.
+  function measure(before) {
+    let size = before && before.w > 1 && before.h > 1 ? { w: before.w, h: before.h } : null;
+    if (!size) {
+      try { size = JSON.parse(sessionStorage.getItem("ordnance-frame") || "null"); } catch (error) { size = null; }
+    }
+    if (size && size.w > 1 && size.h > 1) {
+      map.w = size.w; map.h = size.h;
+      return;
+    }
+    readSize();
+  }
+
+  function readSize() {
+    const r = box(map.frame);
+    map.w = r.width || 1;
+    map.h = r.height || 1;
+  }
+
+  function sized(w, h) {
+    const first = !map.observed;
+    map.observed = true;
+    const same = w === map.w && h === map.h;
+    if (same && !first) { return; }
+    try { sessionStorage.setItem("ordnance-frame", JSON.stringify({ w: w, h: h })); } catch (error) { /* private mode */ }
+    if (same) { return; }
+    map.w = w; map.h = h;
+    if (!first) { draw(); return; }
+    // The guess was wrong: the right view now, laid out again before this frame is painted.
+    if (map.homed) { home(); } else { drawNow(); }
+  }
+
   function fitScale() {
-    const w = map.frame.clientWidth || 1, h = map.frame.clientHeight || 1;
+    const w = map.w, h = map.h;
     return Math.min(w / map.world.whole.w, h / map.world.whole.h);
   }
 
@@ -91,10 +159,12 @@
 
   // The view as the SVG's viewBox, shaped like the frame (so nothing is letterboxed).
   function paint() {
-    const w = map.frame.clientWidth || 1, h = map.frame.clientHeight || 1;
+    const w = map.w, h = map.h;
     const vw = w / map.k, vh = h / map.k;
-    map.svg.setAttribute("viewBox",
-      [map.cx - vw / 2, map.cy - vh / 2, vw, vh].map((n) => n.toFixed(2)).join(" "));
+    const viewBox = [map.cx - vw / 2, map.cy - vh / 2, vw, vh].map((n) => n.toFixed(2)).join(" ");
+    // The same view again (the ResizeObserver's first call, a clamped pan) writes nothing: a
+    // new viewBox lays every text of the map out again at its new scale.
+    if (map.svg.getAttribute("viewBox") !== viewBox) { map.svg.setAttribute("viewBox", viewBox); }
     map.frame.dataset.zoom = map.k.toFixed(3);
     keep();
     place();
@@ -169,7 +239,7 @@
     }
     map.k = readK;
     // Within the map's hexes where the view is smaller than they are: no empty band at first.
-    const vw = (map.frame.clientWidth || 1) / readK, vh = (map.frame.clientHeight || 1) / readK;
+    const vw = map.w / readK, vh = map.h / readK;
     map.cx = vw < area.w ? Math.min(area.x + area.w - vw / 2, Math.max(area.x + vw / 2, cx)) : area.x + area.w / 2;
     map.cy = vh < area.h ? Math.min(area.y + area.h - vh / 2, Math.max(area.y + vh / 2, cy)) : area.y + area.h / 2;
     drawNow();
@@ -177,11 +247,10 @@
 
   // Bring a drawing element into view (a counter or hex reached by Tab), when it is outside.
   function reveal(el) {
-    const r = box(el), f = box(map.frame);
-    if (r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom) { return; }
-    const mid = toWorld((r.left + r.right) / 2, (r.top + r.bottom) / 2);
-    map.cx = mid.x;
-    map.cy = mid.y;
+    const at = centreOf(el);
+    if (inView(at, -map.world.face / 2)) { return; }
+    map.cx = at.x;
+    map.cy = at.y;
     drawNow();
   }
 
@@ -398,13 +467,11 @@
     const fresh = marks.length > 0 && marked === 0;
     marked = marks.length;
     if (!fresh) { return; }
-    const f = box(map.frame);
-    const boxes = marks.map(box);
-    if (boxes.some((r) => r.right > f.left && r.left < f.right && r.bottom > f.top && r.top < f.bottom)) { return; }
-    const mid = toWorld((Math.min(...boxes.map((r) => r.left)) + Math.max(...boxes.map((r) => r.right))) / 2,
-      (Math.min(...boxes.map((r) => r.top)) + Math.max(...boxes.map((r) => r.bottom))) / 2);
-    map.cx = mid.x;
-    map.cy = mid.y;
+    const at = marks.map(hexCentre);
+    if (at.some((c) => inView(c, c.r))) { return; }
+    const xs = at.map((c) => c.x), ys = at.map((c) => c.y);
+    map.cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+    map.cy = (Math.min(...ys) + Math.max(...ys)) / 2;
     drawNow();
   }
 
@@ -450,11 +517,14 @@
     if (!svg) { map = null; return; }
     if (map && map.svg === svg) { return; }
     const here = document.getElementById("main");
+    const before = map;
     const game = here ? here.dataset.game || "" : "";
     const chosen = map && map.game === game ? map.chosen : null;
     map = { svg: svg, frame: figure, wrap: figure.closest(".map-frame") || figure,
       game: game, side: here ? here.dataset.side || "" : "",
-      world: world(svg), cx: 0, cy: 0, k: 1, open: null, chosen: chosen };
+      world: world(svg), cx: 0, cy: 0, k: 1, w: 1, h: 1, open: null, chosen: chosen,
+      observed: !window.ResizeObserver, homed: false };
+    measure(before); // before this function writes anything
     marked = 0;
     svg.removeAttribute("width");
     svg.removeAttribute("height");
@@ -463,7 +533,13 @@
     markCounters();
     if (window.ResizeObserver) {
       if (sizes) { sizes.disconnect(); }
-      sizes = new ResizeObserver(() => { if (map) { draw(); } });
+      sizes = new ResizeObserver((entries) => {
+        for (const entry of entries) {
+          if (map && entry.target === map.frame) {
+            sized(entry.contentRect.width || 1, entry.contentRect.height || 1);
+          }
+        }
+      });
       sizes.observe(figure);
     }
     new MutationObserver(markActions).observe(svg, { attributes: true, subtree: true,
@@ -473,6 +549,7 @@
       map.k = view.k; map.cx = view.cx; map.cy = view.cy;
       drawNow();
     } else {
+      map.homed = true;
       home();
     }
   }
@@ -480,7 +557,7 @@
   document.addEventListener("ordnance:swapped", setUp);
   document.addEventListener("DOMContentLoaded", setUp);
   if (document.readyState !== "loading") { setUp(); }
-  window.addEventListener("resize", () => { if (map) { draw(); } });
+  window.addEventListener("resize", () => { if (map) { if (!window.ResizeObserver) { readSize(); } draw(); } });
   // Whoever chose the unit (a counter here, a list button of the board), the map knows it.
   document.addEventListener("ordnance:unit", (event) => {
     if (map && event.detail) { map.chosen = event.detail.unit; }
