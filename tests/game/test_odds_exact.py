@@ -112,19 +112,25 @@ def test_refused_and_diceless_commands() -> None:
         rules.chance_outcomes(state, asl_command("german", ["phase", "next"]))
 
 
+def lnl_operations(rules: LnlRuleset) -> Any:
+    """The LnLT example after its first phase change: the german operations impulse."""
+    path = EXAMPLES / "lnl-smoke-wp.yaml"
+    body = rules.load_scenario(yaml.safe_load(path.read_text()), MapFiles.folder(path.parent))
+    state = rules.initial_state(body)
+    done = rules.resolve(state, rules.parse_command("german", ["phase", "next"]), ManualDice([]))
+    for event in done.events:
+        state = rules.apply(state, event)
+    return state
+
+
 @pytest.mark.clause("SYS.odds", "SYS.cite", "LNL.W-proc", "LNL.S-hex")
 @pytest.mark.parametrize(
     "words", [["wp-shell", "stug", "--at", "H3"], ["smoke-shell", "pz4", "--at", "D6"]]
 )
 def test_lnl_refusals_are_those_of_resolve(words: list[str]) -> None:
     # The StuG carries no WP (LNL.W-proc); D6 holds no enemy (LNL.S-hex, target_needs_enemy).
-    path = EXAMPLES / "lnl-smoke-wp.yaml"
     rules = LnlRuleset()
-    body = rules.load_scenario(yaml.safe_load(path.read_text()), MapFiles.folder(path.parent))
-    state = rules.initial_state(body)
-    done = rules.resolve(state, rules.parse_command("german", ["phase", "next"]), ManualDice([]))
-    for event in done.events:
-        state = rules.apply(state, event)
+    state = lnl_operations(rules)
     command = rules.parse_command("german", words)
     with pytest.raises(IllegalAction) as by_resolve:
         rules.resolve(state, command, ManualDice([]))
@@ -201,13 +207,8 @@ def test_coarse_walk_equals_the_face_by_face_walk() -> None:
     # A WP shell at the farm's H3 and one at an open squad: the classes the LnL odds walk in
     # (16 To Hit classes, one class for an unread WP check, two for the depletion dr) give the
     # same distribution as every face of every roll.
-    path = EXAMPLES / "lnl-smoke-wp.yaml"
     rules = LnlRuleset()
-    body = rules.load_scenario(yaml.safe_load(path.read_text()), MapFiles.folder(path.parent))
-    state = rules.initial_state(body)
-    done = rules.resolve(state, rules.parse_command("german", ["phase", "next"]), ManualDice([]))
-    for event in done.events:
-        state = rules.apply(state, event)
+    state = lnl_operations(rules)
     smoke = rules.parse_command("german", ["smoke-shell", "pz4", "--at", "H3"])
     assert rules.chance_outcomes(state, smoke) == chance_outcomes(
         lnl_resolve, state, smoke, lnl_words

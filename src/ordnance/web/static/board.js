@@ -3,7 +3,7 @@
 // marks each offered hex (`data-action="verb verb"`, a highlight, the note); on `ordnance:hex`
 // it asks for the preview of that hex and shows it in #preview-box, with the line of sight
 // drawn on the map. The page works without this script (links with ?unit=&hex=).
-// map.js (zoom, pan, stacks) fires the two events; without it this script fires them itself.
+// map.js (zoom, pan, stacks) turns clicks, taps and Enter on the map into the two events.
 "use strict";
 (function () {
   const SVG = "http://www.w3.org/2000/svg";
@@ -16,7 +16,6 @@
     const here = main();
     return here && here.dataset.side ? "/games/" + here.dataset.game + "/" + here.dataset.side : null;
   }
-  function mapHandlesClicks() { return !!document.querySelector('script[src$="/map.js"]'); }
   function cssEscape(text) { return window.CSS && CSS.escape ? CSS.escape(text) : text.replace(/"/g, '\\"'); }
   function hexElement(label) { return document.getElementById("hex-" + label); }
   function info(text) {
@@ -257,8 +256,7 @@
     showPreview(new URLSearchParams(new FormData(form))).then(() => { chosen = keep; });
   }, true);
 
-  // Links of the panel (the same as the map for keyboard and phone users), and the map's
-  // clicks when map.js is not there to turn them into events.
+  // Links of the panel (the same as the map for keyboard and phone users).
   document.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target : null;
     if (!target || !base()) { return; }
@@ -289,31 +287,6 @@
       showPreview(new URLSearchParams({ action: sideAction.getAttribute("data-side-action") }));
       return;
     }
-    if (mapHandlesClicks() || !target.closest("svg")) { return; }
-    const side = main().dataset.side;
-    const counter = target.closest("g.counter[data-unit]");
-    const spot = counter || target.closest("[data-hex]");
-    const label = spot ? spot.getAttribute("data-hex") : null;
-    const hex = label ? hexElement(label) : null;
-    const offered = hex && hex.hasAttribute("data-action");
-    const own = counter && counter.getAttribute("data-side") === side;
-    // One's own counter chooses it (the chosen one acts on its own hex when that is offered);
-    // any other spot of a marked hex, an enemy counter included, previews that hex.
-    if (own && !(offered && counter.getAttribute("data-unit") === chosen)) {
-      event.preventDefault();
-      document.dispatchEvent(new CustomEvent("ordnance:unit", { detail: { unit: counter.getAttribute("data-unit") } }));
-    } else if (offered) {
-      event.preventDefault();
-      document.dispatchEvent(new CustomEvent("ordnance:hex", { detail: { hex: label } }));
-    }
   }, true);
-  document.addEventListener("keydown", (event) => {
-    if (mapHandlesClicks() || event.key !== "Enter") { return; }
-    const el = event.target instanceof Element ? event.target.closest("svg [data-action][data-hex]") : null;
-    if (el) {
-      event.preventDefault();
-      document.dispatchEvent(new CustomEvent("ordnance:hex", { detail: { hex: el.getAttribute("data-hex") } }));
-    }
-  });
   document.addEventListener("DOMContentLoaded", drawLos);
 })();
