@@ -19,8 +19,9 @@ For a web page the SVG is also a document to script: every hex is a ``polygon`` 
 in drawing units: a script takes the hex's centre from them, never from layout), inside one
 ``g class="hexes"`` that gives them their outline; the hex labels are ``text`` elements in a
 ``g class="hex-labels"`` (and ``L1``... in a ``g class="levels"``) whose presentation
-attributes they inherit; every unit a ``g`` with
-``id="unit-ID"``, ``class="counter side-S glyph-G state-..."``, ``data-unit``, ``data-hex``,
+attributes they inherit, or, when the caller asks for them apart (``labels_href``: the web's
+pages), one ``<image class="hex-labels">`` of a document holding them (:mod:`.svg_labels`);
+every unit a ``g`` with ``id="unit-ID"``, ``class="counter side-S glyph-G state-..."``, ``data-unit``, ``data-hex``,
 ``data-side`` and a ``title``, placed by ``transform="translate(x y)"`` at its hex's centre;
 every marker a ``g`` with ``class="marker"``, ``data-marker`` and ``data-hex``. The boxes the
 layout keeps apart (markers, badges, tags) are ``rect`` elements of class ``box``.
@@ -43,7 +44,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape as _escape
 
@@ -56,6 +57,7 @@ from ordnance.core.maps.svg_counters import (
     side_colours,
     text_width,
 )
+from ordnance.core.maps.svg_labels import LabelSheet, ink, raw_centre
 from ordnance.core.maps.svg_legend import (
     ARC_COLOUR,
     CROSSED_COLOUR,
@@ -117,6 +119,7 @@ def render_svg(
     size: float | None = None,
     title: str | None = None,
     counters: Iterable[CounterView] = (),
+    labels_href: Callable[[LabelSheet], str] | None = None,
 ) -> str:
     """The whole picture as SVG text.
 
@@ -124,11 +127,24 @@ def render_svg(
     ``counters``, so that a counter's words can be read); ``counters`` are the units to draw,
     each on its hex (units on hexes off the map are left out); ``seen`` shades the hexes a
     unit can see.
+
+    The picture is self-contained unless ``labels_href`` is given: then the hex labels are
+    one ``<image>`` whose address is ``labels_href(sheet)``, the caller serving
+    ``sheet.document()`` there (a web page: :mod:`.svg_labels` says why).
+
+    >>> from ordnance.core.hexgrid import GridLabels
+    >>> chart = TerrainChart.from_toml_text('source = "t"\\n[hex.open]\\n', "t")
+    >>> tiny = GameMap("tiny", "t", GridLabels(3, 2), "open")
+    >>> svg = render_svg(tiny, chart, labels_href=lambda sheet: f"/labels.svg?h={sheet.digest}")
+    >>> ">B2<" in svg, svg.count('<image class="hex-labels" href="/labels.svg?h=')
+    (False, 1)
     """
     units = [c for c in counters if c.hex in game_map]
     scale = size if size is not None else (COUNTER_SIZE if units else PLAIN_SIZE)
     heading = title or f"{game_map.name} ({game_map.game})"
-    return _Drawing(game_map, chart, scale, heading, units).draw(los, arc, seen)
+    drawing = _Drawing(game_map, chart, scale, heading, units)
+    drawing.labels_href = labels_href
+    return drawing.draw(los, arc, seen)
 
 
 class _Drawing:
@@ -160,10 +176,11 @@ class _Drawing:
         self.dy = self.top - min(ys) + size * SQRT3 / 2
         self.map_bottom = self.dy + max(ys) + size * SQRT3 / 2
         self.parts: list[str] = []
+        self.labels_href: Callable[[LabelSheet], str] | None = None
 
     # --- coordinates ------------------------------------------------------------------------
     def _raw(self, hex: Hex) -> Point:
-        return self.s * 1.5 * hex.q, self.s * SQRT3 * (hex.r + hex.q / 2)
+        return raw_centre(hex, self.s)
 
     def centre(self, hex: Hex) -> Point:
         x, y = self._raw(hex)
@@ -426,40 +443,26 @@ class _Drawing:
                     cy + font * 0.36,
                     mark,
                     font * shrink,
-                    f'fill="{_ink(marker.colour)}" font-weight="bold"',
+                    f'fill="{ink(marker.colour)}" font-weight="bold"',
                 )
                 self.add(f"<title>{escape(name)} in {label}</title></g>")
                 left += w + gap * shrink
 
     def labels(self) -> None:
-        """Each hex's label, and ``L1``... beside it on higher ground: two groups that say
-        once what every one of their texts shares (font, size, anchor, ink), so a label is
-        ``<text x y>4F5</text>``: the village map's 660 labels were ~40% of its SVG."""
-        font = self.s * (0.21 if self.stacks else 0.29)
-        lift = self.s * (0.62 if self.stacks else 0.5)
-        dark = "#212121"
-        shared = f'font-family="{FONT}" text-anchor="middle" pointer-events="none"'
-        self.add(f'<g class="hex-labels" font-size="{font:.1f}" fill="{dark}" {shared}>')
-        levels: list[tuple[float, float, int]] = []
-        for hex in self.m:
-            x, y = self.centre(hex)
-            fill = _ink(self.chart.hex(self.m.terrain(hex)).colour, light="#f5f5f5")
-            ink = "" if fill == dark else f' fill="{fill}"'
-            words = escape(self.m.label(hex))
-            self.add(f'<text x="{x:.1f}" y="{y - lift:.1f}"{ink}>{words}</text>')
-            level = self.m.elevation(hex)
-            if level:
-                levels.append((x + self.s * 0.5, y - lift, level))
-        self.add("</g>")
-        if not levels:
+        """Each hex's label (and ``L1``... on higher ground), as the picture's own texts or,
+        with ``labels_href``, as one ``<image>`` of their document (:mod:`.svg_labels`) in
+        the map's frame. The image says nothing to a screen reader: each hex's ``<title>``
+        names it."""
+        sheet = LabelSheet(self.m, self.chart, self.s, bool(self.stacks))
+        if self.labels_href is None:
+            self.parts += sheet.groups(self.centre)
             return
+        href = _escape(self.labels_href(sheet))
         self.add(
-            f'<g class="levels" font-size="{font * 0.95:.1f}" fill="#3e2723" '
-            f'font-weight="bold" {shared}>'
+            f'<image class="hex-labels" href="{href}" x="{self.margin:.1f}" y="{self.top:.1f}" '
+            f'width="{sheet.width:.1f}" height="{sheet.height:.1f}" '
+            'aria-hidden="true" pointer-events="none"/>'
         )
-        for x, y, level in levels:
-            self.add(f'<text x="{x:.1f}" y="{y:.1f}">L{level}</text>')
-        self.add("</g>")
 
     def counters(self) -> None:
         """Every unit's counter, in its hex's slots (see :func:`grid_slots`)."""
@@ -585,9 +588,3 @@ class _Drawing:
             "end",
         )
         self.text(x, y + side * 0.3, letter, side * 0.75, 'fill="#ffffff" font-weight="bold"')
-
-
-def _ink(colour: str, light: str = "#ffffff") -> str:
-    """Dark text on a light fill, light text on a dark one."""
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#212121" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else light
