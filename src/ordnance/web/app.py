@@ -29,7 +29,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ordnance import __version__
 from ordnance.core.errors import OrdnanceError
-from ordnance.web import api, board, connections, notify, pages
+from ordnance.web import api, board, connections, labels, notify, pages
 from ordnance.web.answers import database_errors, database_failure
 from ordnance.web.limits import Guard, Limits
 from ordnance.web.table import Table
@@ -84,6 +84,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.include_router(api.router)
     app.include_router(board.router)
+    app.include_router(labels.router)  # before pages': /games/{game}/{side} would take it
     app.include_router(pages.router)
     _answer_failures(app)
 

@@ -25,39 +25,41 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
 # Two games at two versions each with a unit chosen on each side, and room to spare; a
 # picture of the village map is about 300 KB, so the store holds at most ~10 MB.
 SIZE = 32
 
 Key = tuple[str, int, str, str | None]
+K = TypeVar("K", bound=Hashable)
 
 
-class Pictures:
-    """A bounded store of drawn maps, least recently used out first."""
+class Pictures(Generic[K]):
+    """A bounded store of drawn maps (or any SVG text), least recently used out first."""
 
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
-        self._kept: OrderedDict[Key, str] = OrderedDict()
+        self._kept: OrderedDict[K, str] = OrderedDict()
         self._lock = threading.Lock()
-        self._drawing: dict[Key, threading.Lock] = {}
+        self._drawing: dict[K, threading.Lock] = {}
 
-    def get(self, key: Key) -> str | None:
+    def get(self, key: K) -> str | None:
         with self._lock:
             svg = self._kept.get(key)
             if svg is not None:
                 self._kept.move_to_end(key)
             return svg
 
-    def put(self, key: Key, svg: str) -> None:
+    def put(self, key: K, svg: str) -> None:
         with self._lock:
             self._kept[key] = svg
             self._kept.move_to_end(key)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
 
-    def get_or_draw(self, key: Key, draw: Callable[[], str | None]) -> str | None:
+    def get_or_draw(self, key: K, draw: Callable[[], str | None]) -> str | None:
         """The kept picture of ``key``, else ``draw()``'s (kept when it is one). Pages that
         ask for the same key at once wait for one drawing: after a push both sides' pages ask
         for the new version together, and two drawings would only share the cores.
@@ -90,4 +92,4 @@ class Pictures:
 
 
 # One store for the process: a key names one exact state of one game, whichever app asks.
-PICTURES = Pictures()
+PICTURES: Pictures[Key] = Pictures()

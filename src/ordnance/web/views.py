@@ -18,6 +18,7 @@ from ordnance.game.entry_words import entry_words
 from ordnance.game.fold import Game
 from ordnance.game.picture import game_picture
 from ordnance.web.charts import die_face
+from ordnance.web.labels import href_for
 from ordnance.web.pictures import PICTURES
 
 LOG_SHOWN = 40
@@ -194,7 +195,14 @@ def _draw(
             seen = SightView(origin, sight, label=unit or "")
         except (OrdnanceError, KeyError):
             seen = None
-    svg = render_svg(game_map, picture.chart, los=verdict, counters=picture.counters, seen=seen)
+    svg = render_svg(
+        game_map,
+        picture.chart,
+        los=verdict,
+        counters=picture.counters,
+        seen=seen,
+        labels_href=href_for(game.id),  # one cached image, not 715 texts to lay out
+    )
     return svg, None if verdict is None else verdict.explanation
 
 

@@ -21,10 +21,11 @@ in drawing units: a script takes the hex's centre from them, never from layout),
 ``g class="hex-labels"`` (and ``L1``... in a ``g class="levels"``) whose presentation
 attributes they inherit, or, when the caller asks for them apart (``labels_href``: the web's
 pages), one ``<image class="hex-labels">`` of a document holding them (:mod:`.svg_labels`);
-every unit a ``g`` with ``id="unit-ID"``, ``class="counter side-S glyph-G state-..."``, ``data-unit``, ``data-hex``,
-``data-side`` and a ``title``, placed by ``transform="translate(x y)"`` at its hex's centre;
-every marker a ``g`` with ``class="marker"``, ``data-marker`` and ``data-hex``. The boxes the
-layout keeps apart (markers, badges, tags) are ``rect`` elements of class ``box``.
+every unit a ``g`` with ``id="unit-ID"``, ``class="counter side-S glyph-G state-..."``,
+``data-unit``, ``data-hex``, ``data-side`` and a ``title``, placed by
+``transform="translate(x y)"`` at its hex's centre; every marker a ``g`` with
+``class="marker"``, ``data-marker`` and ``data-hex``. The boxes the layout keeps apart
+(markers, badges, tags) are ``rect`` elements of class ``box``.
 
 Drawing uses floats: this is a picture, not geometry; every decision was made exactly before.
 
