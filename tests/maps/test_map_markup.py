@@ -8,7 +8,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from ordnance.cli.map_games import judge_for, open_map
+from ordnance.core.maps import CounterView
 from ordnance.core.maps.svg import render_svg
+from ordnance.core.maps.svg_labels import LabelSheet
 
 SVG = "{http://www.w3.org/2000/svg}"
 pytestmark = pytest.mark.clause("SYS.record")
@@ -65,3 +67,45 @@ def test_the_village_map_is_smaller_than_when_each_label_carried_its_font() -> N
     # A label was ~190 bytes with its five presentation attributes, now ~40 with x and y; a
     # hex's outline ~36 more: ~430 bytes of SVG a hex before, ~250 now.
     assert len(text.encode()) / hexes < 320, len(text.encode())
+
+
+@pytest.mark.parametrize("name", ["asl-village", "lnl-farm", "vv-hedgerows"])
+@pytest.mark.parametrize("compact", [False, True])
+def test_labels_drawn_apart_fall_where_the_inline_labels_are(name: str, compact: bool) -> None:
+    """The web draws the labels as one image of their own document: each text of that
+    document, moved by the image's place, is the inline picture's text (to the 0.1 drawn)."""
+    m = open_map(name)
+    chart = judge_for(m).chart()
+    size = 48.0 if compact else 26.0
+    sheets: list[LabelSheet] = []
+
+    def href(sheet: LabelSheet) -> str:
+        sheets.append(sheet)
+        return f"labels.svg?h={sheet.digest}&amp=&"
+
+    counters = [CounterView("u", next(iter(m)), "a", "u", "", "squad")] if compact else []
+    inline = ET.fromstring(render_svg(m, chart, size=size, counters=counters))
+    apart = ET.fromstring(render_svg(m, chart, size=size, counters=counters, labels_href=href))
+    assert len(sheets) == 1 and sheets[0].compact is compact
+    assert not [g for g in apart.iter(f"{SVG}g") if g.get("class") in ("hex-labels", "levels")]
+    (image,) = apart.iter(f"{SVG}image")
+    assert image.get("href") == f"labels.svg?h={sheets[0].digest}&amp=&"  # escaped, read back
+    dx, dy = float(image.get("x", "")), float(image.get("y", ""))
+    assert (float(image.get("width", "")), float(image.get("height", ""))) == (
+        round(sheets[0].width, 1),
+        round(sheets[0].height, 1),
+    )
+
+    def texts(root: ET.Element, x0: float, y0: float) -> list[tuple[str, float, float]]:
+        return sorted(
+            (t.text or "", float(t.get("x", "")) + x0, float(t.get("y", "")) + y0)
+            for g in root.iter(f"{SVG}g")
+            if g.get("class") in ("hex-labels", "levels")
+            for t in g.iter(f"{SVG}text")
+        )
+
+    document = ET.fromstring(sheets[0].document())
+    mine, theirs = texts(inline, 0, 0), texts(document, dx, dy)
+    assert [t[0] for t in mine] == [t[0] for t in theirs] and len(mine) >= len(list(m))
+    for (_, x1, y1), (_, x2, y2) in zip(mine, theirs, strict=True):
+        assert abs(x1 - x2) <= 0.21 and abs(y1 - y2) <= 0.21

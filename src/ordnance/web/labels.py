@@ -30,8 +30,10 @@ from ordnance.web.table import Table
 
 router = APIRouter(include_in_schema=False)
 
-# (game, hash) -> document: a village map's labels are ~40 KB; a few games' worth.
-SHEETS: Pictures[tuple[str, str]] = Pictures(size=16)
+# Address (game, size, counters, hash) -> document; every worker answers an address alike.
+# A village map's labels are ~40 KB: a few games' worth.
+Address = tuple[str, float, int, str]
+SHEETS: Pictures[Address] = Pictures(size=16)
 SIZES = (4.0, 400.0)  # hex sizes a drawing may have (the CLI allows 8-200)
 KEEP = "public, max-age=31536000, immutable"
 
@@ -48,7 +50,7 @@ def href_for(game: str) -> Callable[[LabelSheet], str]:
     """
 
     def href(sheet: LabelSheet) -> str:
-        SHEETS.put((game, sheet.digest), sheet.document())
+        SHEETS.put((game, sheet.size, int(sheet.compact), sheet.digest), sheet.document())
         query = urlencode({"size": repr(sheet.size), "counters": int(sheet.compact)})
         return f"/games/{quote(game, safe='')}/labels.svg?{query}&h={sheet.digest}"
 
@@ -64,7 +66,8 @@ def labels(
     request: Request, game: str, h: str = "", size: float = 0.0, counters: int = 0
 ) -> Response:
     """The labels document of ``game`` at hex ``size``, if its hash is ``h``."""
-    document = SHEETS.get((game, h))
+    address = (game, size, counters, h)
+    document = SHEETS.get(address)
     if document is None:
         if not SIZES[0] <= size <= SIZES[1] or counters not in (0, 1):
             return _missing(f"size {size} with counters {counters} is not a drawing's")
@@ -85,5 +88,5 @@ def labels(
         if sheet.digest != h:
             return _missing(f"{h!r} is not the hash of game {game}'s labels at size {size}")
         document = sheet.document()
-        SHEETS.put((game, h), document)
+        SHEETS.put(address, document)
     return Response(document, media_type="image/svg+xml", headers={"Cache-Control": KEEP})
