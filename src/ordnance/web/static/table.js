@@ -189,6 +189,11 @@
   // Choosing a counter and pointing at hexes: static/board.js.
 
   // The hovered or focused hex's label and terrain, as text: the SVG <title> says the same on hover.
+  // Written once a frame, with the frame's own layout: written at once, each hex the pointer
+  // crossed (and a click's mouseover and focus) made the next hit test lay the page out again,
+  // 14 of the 18 layouts of a hover-and-click in bench_board.py's trace.
+  // A sentence board.js wrote meanwhile (a choice's hexes) is newer than the hover: it stays.
+  let hexText = null;
   function showHex(event) {
     const target = event.target instanceof Element ? event.target.closest("[data-hex]") : null;
     const info = document.getElementById("hex-info");
@@ -196,7 +201,16 @@
     const label = target.getAttribute("data-hex");
     const hex = document.getElementById("hex-" + label);
     const title = hex ? hex.querySelector("title") : null;
-    info.textContent = "Hex " + (title ? title.textContent : label);
+    const pending = hexText !== null;
+    hexText = "Hex " + (title ? title.textContent : label);
+    if (pending) { return; }
+    const before = info.textContent;
+    requestAnimationFrame(() => {
+      if (info.isConnected && info.textContent === before && before !== hexText) {
+        info.textContent = hexText;
+      }
+      hexText = null;
+    });
   }
   document.addEventListener("mouseover", showHex);
   document.addEventListener("focusin", showHex);
