@@ -31,7 +31,7 @@ from ordnance.web.table import Table
 router = APIRouter(include_in_schema=False)
 
 # Address (game, size, counters, hash) -> document; every worker answers an address alike.
-# A village map's labels are ~40 KB: a few games' worth.
+# A village map's labels are ~27 KB: a few games' worth.
 Address = tuple[str, float, int, str]
 SHEETS: Pictures[Address] = Pictures(size=16)
 SIZES = (4.0, 400.0)  # hex sizes a drawing may have (the CLI allows 8-200)
