@@ -112,7 +112,7 @@ def test_an_own_counter_on_a_marked_hex_asks_whether_to_choose_it_or_act_there(
     tap(page.locator('figure.map svg g.counter[data-unit="a4"]'))
     card = page.locator("#map-stack")
     expect(card).to_be_visible()
-    expect(card.locator(".stack-act")).to_have_text("Act on A8 (move)")
+    expect(card.locator(".stack-act")).to_have_text("Act on A8 (move) with a3")
     expect(page.locator("#preview-box [data-preview]")).to_have_count(0)  # nothing acted on
     assert page.locator("html").get_attribute("data-board-unit") == "a3"  # a3 still chosen
     shoot(page, f"clicks-own-counter-on-a-marked-hex-{size['viewport']['width']}")

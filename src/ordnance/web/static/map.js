@@ -358,7 +358,9 @@
       const here = document.createElement("button");
       here.type = "button";
       here.className = "stack-act";
-      here.textContent = "Act on " + label + " (" + acts.split(/\s+/).join(", ") + ")";
+      // For whom: the card may list other units of one's own (see activate).
+      here.textContent = "Act on " + label + " (" + acts.split(/\s+/).join(", ") + ")"
+        + (map.chosen ? " with " + map.chosen : "");
       here.addEventListener("click", () => { closeStack(); emit("ordnance:hex", { hex: label }); });
       card.appendChild(here);
     }
