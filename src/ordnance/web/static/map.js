@@ -358,9 +358,11 @@
       const here = document.createElement("button");
       here.type = "button";
       here.className = "stack-act";
-      // For whom: the card may list other units of one's own (see activate).
+      // For whom: the card may list other units of one's own (see activate). The board names
+      // the unit whose hexes it marked.
+      const who = document.documentElement.dataset.boardUnit || map.chosen;
       here.textContent = "Act on " + label + " (" + acts.split(/\s+/).join(", ") + ")"
-        + (map.chosen ? " with " + map.chosen : "");
+        + (who ? " with " + who : "");
       here.addEventListener("click", () => { closeStack(); emit("ordnance:hex", { hex: label }); });
       card.appendChild(here);
     }
