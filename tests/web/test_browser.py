@@ -13,11 +13,13 @@ import os
 import re
 import shlex
 import tempfile
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from ordnance.game.logfile import verify
 
@@ -64,43 +66,222 @@ def state_of(page: Page, server: str, game: str) -> dict:
     return page.request.get(f"{server}/api/games/{game}").json()
 
 
-def tap(locator: Locator) -> None:
-    """Click an element as a player would where it is on top; where another element covers
-    its middle (a counter on a hex, a stack), the click is sent to it directly."""
-    locator.scroll_into_view_if_needed()
+# Where a player's pointer may land on an element: its middle first, then a grid over its box.
+SPOTS = [(0.5, 0.5)] + [(x, y) for y in (0.3, 0.7, 0.15, 0.85) for x in (0.3, 0.7, 0.15, 0.85)]
+# Which of the points (client px) reach the element: it, or one of its children, is on top there.
+# elementFromPoint only: a read of layout here would count against test_browser_speed.py.
+REACHES = """(el, points) => points.map(([x, y]) => {
+  const hit = document.elementFromPoint(x, y);
+  return !!hit && (hit === el || el.contains(hit)); })"""
+# The page's last pointer, touch and click events and the board's events (a context's init
+# script): the message of a missed click says what the browser delivered.
+RECORD_INPUT = """(() => { const log = []; window.inputLog = log;
+  const names = ["pointerdown", "pointerup", "pointercancel", "touchstart", "touchend", "click",
+    "ordnance:unit", "ordnance:hex", "ordnance:swapped", "ordnance:marked"];
+  for (const name of names) {
+    document.addEventListener(name, (e) => {
+      const t = e.target instanceof Element ? e.target : null;
+      const at = t && t.closest ? t.closest("[data-unit], [data-hex], [id], button") : null;
+      log.push(Math.round(performance.now()) + " " + name
+        + (e.pointerType ? "/" + e.pointerType : "")
+        + (at ? " " + (at.dataset.unit || at.dataset.hex || at.id || at.textContent.slice(0, 20))
+        : "") + (e.detail && typeof e.detail === "object" ? " " + JSON.stringify(e.detail)
+        .slice(0, 60) : "") + (e.defaultPrevented ? " (prevented)" : ""));
+      if (log.length > 24) { log.shift(); }
+    }, true);
+  } })();"""
+# What the page shows, for the message of a click that missed.
+PAGE_WORDS = """() => {
+  const text = (sel) => { const el = document.querySelector(sel);
+    return el ? el.textContent.replace(/\\s+/g, " ").trim().slice(0, 160) : "(none)"; };
+  return "chosen: " + (document.documentElement.dataset.boardUnit || "(none)")
+    + "; marked: " + Array.from(document.querySelectorAll("figure.map svg .hex[data-action]"),
+      (h) => h.dataset.hex + "=" + h.dataset.action).join(" ")
+    + "; stack card: " + text("#map-stack h3") + "; preview: " + text("#preview-h")
+    + "; hex info: " + text("#hex-info") + "; notice: " + text("#notice")
+    + "; version " + (document.getElementById("main") || {dataset: {}}).dataset.version
+    + (window.inputLog ? "; events: " + window.inputLog.join(", ") : ""); }"""
+
+
+def page_words(page: Page) -> str:
+    """What the page shows now (the chosen unit, the marks, the card, preview and notices)."""
+    return str(page.evaluate(PAGE_WORDS))
+
+
+def _box(locator: Locator) -> dict | None:
     box = locator.bounding_box()
-    on_top = box is not None and locator.evaluate(
-        "(el, p) => { const t = document.elementFromPoint(p.x, p.y);"
-        " return !!t && (el === t || el.contains(t)); }",
-        {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2},
-    )
-    if on_top:
-        locator.click()
+    return box if box and box["width"] > 0 and box["height"] > 0 else None
+
+
+def _frame(page: Page) -> dict:
+    """The map's frame on screen (a player's pointer reaches the map only there)."""
+    box = _box(page.locator("figure.map"))
+    assert box is not None, "the map's frame is not on the page"
+    size = page.viewport_size or {"width": 1280, "height": 800}
+    top, bottom = max(box["y"], 0), min(box["y"] + box["height"], size["height"])
+    return {"x": box["x"], "y": top, "width": box["width"], "height": bottom - top}
+
+
+def _spots(locator: Locator, within: dict | None) -> list[tuple[float, float]]:
+    """The points of the element's box (inside ``within``) where a click reaches it."""
+    box = _box(locator)
+    if box is None:
+        return []
+    page = locator.page
+    size = page.viewport_size or {"width": 1280, "height": 800}
+    area = within or {"x": 0, "y": 0, **size}
+    left, top = max(box["x"], area["x"], 0), max(box["y"], area["y"], 0)
+    right = min(box["x"] + box["width"], area["x"] + area["width"], size["width"])
+    bottom = min(box["y"] + box["height"], area["y"] + area["height"], size["height"])
+    if right - left < 2 or bottom - top < 2:
+        return []
+    points = [(left + (right - left) * fx, top + (bottom - top) * fy) for fx, fy in SPOTS]
+    reach = locator.evaluate(REACHES, [list(p) for p in points])
+    return [p for p, ok in zip(points, reach, strict=True) if ok]
+
+
+def _drag(page: Page, frame: dict, dx: float, dy: float) -> None:
+    """Drag the map by (dx, dy) CSS px (at most most of the frame), as a player pans it."""
+    dx = max(-frame["width"] * 0.4, min(frame["width"] * 0.4, dx))
+    dy = max(-frame["height"] * 0.4, min(frame["height"] * 0.4, dy))
+    x, y = frame["x"] + frame["width"] / 2 - dx / 2, frame["y"] + frame["height"] / 2 - dy / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=4)
+    page.mouse.up()
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def reach(locator: Locator) -> list[tuple[float, float]]:
+    """Bring an element into sight as a player would (the page scrolled to the map, the map
+    dragged until the element is in it) and say where a pointer reaches it (none: covered)."""
+    page = locator.page
+    if not locator.evaluate("el => !!el.closest('figure.map')"):
+        locator.scroll_into_view_if_needed()
+        return _spots(locator, None)
+    page.locator("figure.map").scroll_into_view_if_needed()
+    for _ in range(8):
+        frame = _frame(page)
+        spots = _spots(locator, frame)
+        box = _box(locator)
+        if box is None:
+            return []
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        fx, fy = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
+        inside = abs(cx - fx) < frame["width"] / 2 - 8 and abs(cy - fy) < frame["height"] / 2 - 8
+        if (spots and (inside or len(spots) > 1)) or (abs(fx - cx) < 8 and abs(fy - cy) < 8):
+            return spots  # in sight (or in the middle of the map, and still covered)
+        _drag(page, frame, fx - cx, fy - cy)
+    return _spots(locator, _frame(page))
+
+
+def tap(locator: Locator) -> None:
+    """Point at an element and click it (tap it on a touch screen) as a player would: where
+    it is on top, the page scrolled and the map dragged to bring it into sight first. No
+    event is ever sent to an element directly: an element no pointer can reach fails."""
+    page = locator.page
+    spots = reach(locator)
+    if not spots:
+        box = _box(locator)
+        above = (
+            page.evaluate(
+                "([x, y]) => { const t = document.elementFromPoint(x, y);"
+                " return t ? t.outerHTML.slice(0, 120) : 'nothing'; }",
+                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+            )
+            if box
+            else "nothing (not drawn)"
+        )
+        raise AssertionError(
+            f"no pointer can reach {locator}: at its middle is {above}; {page_words(page)}"
+        )
+    x, y = spots[0]
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        page.touchscreen.tap(x, y)
     else:
-        locator.dispatch_event("click")
+        page.mouse.click(x, y)
+
+
+def _expect(page: Page, what: str, check: Callable[[], None]) -> None:
+    """``check`` (an expect), failing with what was clicked and what the page shows."""
+    try:
+        check()
+    except (AssertionError, PlaywrightError) as error:
+        raise AssertionError(f"{what}: {error}; the page: {page_words(page)}") from None
 
 
 def choose_unit(page: Page, unit: str) -> None:
-    """Click one of the player's counters (its button in the panel when the map has none)."""
+    """Click one of the player's counters on the map (its button in the panel when the map
+    has none); where the click opens the stack's card instead (the counter stands on a hex
+    marked for the unit chosen before), the card's "Choose" button."""
     counter = page.locator(f'figure.map svg g.counter[data-unit="{unit}"]')
-    if counter.count():
-        tap(counter.first)
-    else:
+    chosen = page.locator("html")
+    if not counter.count():
         page.locator(f'[data-choose-unit="{unit}"]').click()
-    expect(page.locator("html")).to_have_attribute("data-board-unit", unit)
+        expect(chosen).to_have_attribute("data-board-unit", unit)
+        return
+    pick = page.locator("#map-stack").get_by_role("button", name=f"Choose {unit}", exact=True)
+    if pick.count():
+        tap(pick)  # a card lists it already
+    else:
+        if page.locator("#map-stack").count() and not reach(counter.first):
+            tap(page.locator("#map-stack").get_by_role("button", name="Close", exact=True))
+        tap(counter.first)
+    _expect(
+        page,
+        f"a click on the counter {unit} chose it",
+        lambda: page.wait_for_function(
+            "u => document.documentElement.dataset.boardUnit === u"
+            " || !!document.querySelector('#map-stack .stack-act')",
+            arg=unit,
+            timeout=15_000,
+        ),
+    )
+    if chosen.get_attribute("data-board-unit") != unit and pick.count():
+        tap(pick)
+    _expect(
+        page,
+        f"a click on the counter {unit} chose it",
+        lambda: expect(chosen).to_have_attribute("data-board-unit", unit),
+    )
 
 
 def point(page: Page, unit: str, hex: str, command: str | None = None) -> Locator:
-    """Choose ``unit``, click the marked ``hex``; pick the offer whose words are ``command``."""
-    choose_unit(page, unit)
+    """Choose ``unit`` (unless it is chosen), click the marked ``hex``; pick the offer whose
+    words are ``command``."""
+    if page.locator("html").get_attribute("data-board-unit") != unit:
+        choose_unit(page, unit)
     target = page.locator(f"figure.map svg #hex-{hex}")
+    shown = page.locator("#preview-box [data-preview]")
     if target.count():
-        expect(target).to_have_attribute("data-action", re.compile(r"\S"))
-        tap(target)
+        _expect(
+            page,
+            f"{hex} is marked for {unit}",
+            lambda: expect(target).to_have_attribute("data-action", re.compile(r"\S")),
+        )
+        card = page.locator("#map-stack")
+        act = card.locator(".stack-act", has_text=f"Act on {hex} ")
+        if card.count() and act.count():
+            tap(act.first)  # the card of that hex is open: its button acts there
+        else:
+            spots = reach(target)
+            if card.count() and not spots:
+                tap(card.get_by_role("button", name="Close", exact=True))  # it covers the hex
+                spots = reach(target)
+            here = page.locator(f'figure.map svg g.counter[data-hex="{hex}"]')
+            if spots or not here.count():
+                tap(target)
+            else:  # counters cover the hex: a click on one opens the card, which acts there
+                tap(here.first)
+                _expect(page, f"the card of {hex} offers to act there", act.first.wait_for)
+                tap(act.first)
     else:  # no map (or the hex is not on it): the panel lists the same places
         page.locator(f'a[data-place="{hex}"]').first.click()
-    shown = page.locator("#preview-box [data-preview]")
-    expect(shown).to_have_attribute("data-hex", hex)
+    _expect(
+        page,
+        f"a click on {hex} (for {unit}) opened its preview",
+        lambda: expect(shown).to_have_attribute("data-hex", hex),
+    )
     if command is not None:
         count = shown.locator("input[name=pick]").count()
         for index in range(1, count):

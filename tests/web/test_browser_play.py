@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from .test_browser import (
     ARTIFACTS,
     EXAMPLE_FILES,
+    RECORD_INPUT,
     browser_type_launch_args,
     choose_unit,
     confirm,
@@ -34,9 +35,6 @@ BOARD_STEPS = int(os.environ.get("ORDNANCE_BOARD_STEPS", "0"))
 MOST_STEPS = 400  # no bundled game takes more actions (tests/game/test_no_dead_ends.py)
 SHOTS = ("fire", "smoke-shell", "wp-shell", "mg", "canister", "dispense", "opfire")
 BUNDLED = sorted(p.stem for p in EXAMPLE_FILES.glob("*.yaml"))
-# Where a click on the map did nothing and the panel's button or link (pointing too) was
-# used instead: printed at the end of each game, so that the map's misses are seen.
-SPARED: list[str] = []
 DESK = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
@@ -65,12 +63,7 @@ def unit_action(
     for unit in units if every else units[:1]:
         if page.locator(f'[data-unit="{unit}"]').first.get_attribute("data-hex") is None:
             continue  # a unit on no hex cannot be pointed at
-        try:
-            choose_unit(page, unit)
-        except AssertionError:  # the map's click did not choose it: the panel's button
-            SPARED.append(f"{page.url} {unit}: the counter's click chose nothing")
-            page.locator(f'[data-choose-unit="{unit}"]').click()
-            expect(page.locator("html")).to_have_attribute("data-board-unit", unit)
+        choose_unit(page, unit)  # a miss fails: the map must answer its clicks
         hexes = marked_hexes(page)
         places = page.locator("details.places")
         if places.count():  # a long list of places keeps the preview below it in sight
@@ -85,14 +78,7 @@ def unit_action(
         else:
             page.keyboard.press("Escape")
             continue
-        try:
-            shown = point(page, unit, hex)
-        except AssertionError:  # the hex's click opened nothing: the panel's place link
-            SPARED.append(f"{page.url} {unit} at {hex}: the hex's click opened no preview")
-            page.locator(f'[data-choose-unit="{unit}"]').click()
-            page.locator(f'a[data-place="{hex}"]').first.click()
-            shown = page.locator("#preview-box [data-preview]")
-            expect(shown).to_have_attribute("data-hex", hex)
+        shown = point(page, unit, hex)
         if (
             shown.locator(".refusal").count()
             or not shown.get_by_role("button", name="Confirm").count()
@@ -197,9 +183,10 @@ def _play_to_the_end(
         before = [version(p) for p in others]
         try:
             text = play_one(page, rng, acted, key, folder / f"{step:03d}-{side}-preview.png")
-        except AssertionError:
-            page.screenshot(path=str(folder / f"{step:03d}-{side}-failed.png"), full_page=True)
-            raise
+        except AssertionError as error:
+            failed = folder / f"{step:03d}-{side}-failed.png"
+            page.screenshot(path=str(failed), full_page=True)
+            raise AssertionError(f"{side} at step {step}: {error}\nscreenshot: {failed}") from None
         assert text is not None, f"{side} could do nothing by pointing at version {version(page)}"
         done.append(f"{side}: {text}")
         for other, at in zip(others, before, strict=True):
@@ -227,6 +214,8 @@ def test_each_scenario_is_played_by_pointing_only(
     server = live_server.url
     sizes = [DESK, PHONE] if BUNDLED.index(example) % 2 == 0 else [PHONE, DESK]
     contexts = [browser.new_context(**size) for size in sizes]
+    for context in contexts:
+        context.add_init_script(RECORD_INPUT)
     a, b = (c.new_page() for c in contexts)
     game, links, _ = create(a, server, example, "none")
     sides = list(links)
@@ -239,7 +228,5 @@ def test_each_scenario_is_played_by_pointing_only(
     assert done and all(": " in line for line in done)
     assert BOARD_STEPS or state_of(a, server, game)["over"]
     print(f"{example}: {len(done)} actions by pointing in {time.monotonic() - started:.0f} s")
-    print("\n".join(["the panel stood in for the map:", *SPARED]) if SPARED else "")
-    SPARED.clear()
     for context in contexts:
         context.close()

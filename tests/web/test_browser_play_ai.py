@@ -8,8 +8,15 @@ import time
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .test_browser import ARTIFACTS, browser_type_launch_args, create, state_of, version
-from .test_browser_play import BOARD_STEPS, BUNDLED, DESK, PHONE, SPARED, play_to_the_end
+from .test_browser import (
+    ARTIFACTS,
+    RECORD_INPUT,
+    browser_type_launch_args,
+    create,
+    state_of,
+    version,
+)
+from .test_browser_play import BOARD_STEPS, BUNDLED, DESK, PHONE, play_to_the_end
 
 __all__ = ["browser_type_launch_args"]  # the fixture that points Playwright at Chromium
 
@@ -24,6 +31,7 @@ def test_each_vv_scenario_is_played_against_the_ai_by_pointing_only(
     started = time.monotonic()
     server = live_server.url
     desk, phone = browser.new_context(**DESK), browser.new_context(**PHONE)
+    phone.add_init_script(RECORD_INPUT)
     watch, person = desk.new_page(), phone.new_page()
     game, links, spectator = create(watch, server, example, "german")
     assert list(links) != ["german"] and len(links) == 1
@@ -37,7 +45,5 @@ def test_each_vv_scenario_is_played_against_the_ai_by_pointing_only(
     expect(watch.locator("#main")).to_have_attribute("data-version", str(version(person)))
     watch.screenshot(path=str(folder / "end-spectator.png"), full_page=True)
     print(f"{example} against the AI: {len(done)} actions in {time.monotonic() - started:.0f} s")
-    print("\n".join(["the panel stood in for the map:", *SPARED]) if SPARED else "")
-    SPARED.clear()
     desk.close()
     phone.close()

@@ -217,8 +217,7 @@
     if (!chosen) { return; }
     const query = new URLSearchParams({ unit: chosen, hex: hex });
     if (pick !== undefined && pick !== null) { query.set("pick", pick); }
-    const keep = chosen;
-    showPreview(query).then(() => { chosen = keep; });
+    showPreview(query);
   }
 
   document.addEventListener("ordnance:unit", (event) => { choose(event.detail && event.detail.unit); });
@@ -227,7 +226,25 @@
     const el = hex ? hexElement(hex) : null;
     if (el && el.hasAttribute("data-action")) { previewHex(hex); }
   });
-  document.addEventListener("ordnance:swapped", () => { chosen = null; drawLos(); });
+  // A new view of the table (<main> swapped): its map has none of the old marks, and offers
+  // still on their way are for the old version. After one's own action (a form of this page
+  // was sent) the choice ends; after a push (the other side, the AI) a unit still chosen, or
+  // being chosen, that may still act is asked for again, so that the hexes marked are this
+  // version's and a click on one always opens its preview.
+  let sent = false;
+  document.addEventListener("submit", (event) => {
+    if (event.target instanceof HTMLFormElement && !event.target.hasAttribute("data-preview-form")) { sent = true; }
+  });
+  document.addEventListener("ordnance:swapped", () => {
+    const was = chosen;
+    const own = sent;
+    sent = false;
+    chosen = null;
+    asked += 1;
+    delete document.documentElement.dataset.boardUnit;
+    drawLos();
+    if (was && !own && document.querySelector('[data-choose-unit="' + cssEscape(was) + '"]')) { choose(was); }
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && (chosen || document.querySelector("#preview-box [data-preview]"))) {
       clear();
@@ -241,19 +258,15 @@
     const form = event.target instanceof Element ? event.target.closest("[data-preview-form]") : null;
     if (!form) { return; }
     clearTimeout(refreshing);
-    refreshing = setTimeout(() => {
-      const keep = chosen;
-      const query = new URLSearchParams(new FormData(form));
-      showPreview(query).then(() => { chosen = keep; });
-    }, 120);
+    refreshing = setTimeout(() => { showPreview(new URLSearchParams(new FormData(form))); }, 120);
   });
   document.addEventListener("submit", (event) => {
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-preview-form")) { return; }
     event.preventDefault();
     event.stopPropagation();
-    const keep = chosen;
-    showPreview(new URLSearchParams(new FormData(form))).then(() => { chosen = keep; });
+    clearTimeout(refreshing);
+    showPreview(new URLSearchParams(new FormData(form)));
   }, true);
 
   // Links of the panel (the same as the map for keyboard and phone users).

@@ -259,21 +259,25 @@
 
   function mine(g) { return !!map.side && g.getAttribute("data-side") === map.side; }
 
-  // A counter or hex was clicked, tapped or pressed Enter on. A hex that carries data-action
-  // takes it, whatever counters sit there (that is how a target is picked); else a player's
-  // own counter is chosen, and a stack (or someone else's counter) opens to be read.
+  // A counter or hex was clicked, tapped or pressed Enter on. A marked hex (data-action)
+  // acts, and so does someone else's counter on it (a target is picked under enemy counters).
+  // One's own counter on a marked hex is ambiguous (move into that stack, or choose that
+  // unit?): its stack's card opens and asks, with "Act on HEX" and a "Choose" button per own
+  // counter; nothing is chosen or acted on by that click. Else one's own counter is chosen,
+  // and a stack (or someone else's counter) opens to be read.
   function activate(target) {
     const counter = target.closest("g.counter");
     const label = counter ? counter.getAttribute("data-hex") : target.getAttribute("data-hex");
     const hexEl = hexOf(label);
-    if (hexEl && hexEl.hasAttribute("data-action")) {
+    const marked = !!hexEl && hexEl.hasAttribute("data-action");
+    if (marked && !(counter && mine(counter))) {
       closeStack();
       emit("ordnance:hex", { hex: label });
       return;
     }
     if (!counter) { closeStack(); return; }
     const unit = counter.getAttribute("data-unit");
-    if (mine(counter)) {
+    if (mine(counter) && !marked) {
       choose(unit);
       if (stackOf(label).length === 1) { closeStack(); return; }
     }
@@ -354,7 +358,11 @@
       const here = document.createElement("button");
       here.type = "button";
       here.className = "stack-act";
-      here.textContent = "Act on " + label + " (" + acts.split(/\s+/).join(", ") + ")";
+      // For whom: the card may list other units of one's own (see activate). The board names
+      // the unit whose hexes it marked.
+      const who = document.documentElement.dataset.boardUnit || map.chosen;
+      here.textContent = "Act on " + label + " (" + acts.split(/\s+/).join(", ") + ")"
+        + (who ? " with " + who : "");
       here.addEventListener("click", () => { closeStack(); emit("ordnance:hex", { hex: label }); });
       card.appendChild(here);
     }
@@ -436,8 +444,9 @@
     markActions();
   }
 
-  // Hexes the board marked with data-action: reachable by Tab, Enter acts; counters on them
-  // let the click through to the hex (a target is picked even under enemy counters).
+  // Hexes the board marked with data-action: reachable by Tab, Enter acts; others' counters
+  // on them let the click through to the hex (a target is picked even under enemy counters);
+  // one's own stay clickable (see activate).
   function markActions() {
     for (const hexEl of map.svg.querySelectorAll(".hex[data-hex]")) {
       const label = hexEl.getAttribute("data-hex");
@@ -454,7 +463,7 @@
     }
     for (const g of map.svg.querySelectorAll("g.counter")) {
       const hexEl = hexOf(g.getAttribute("data-hex"));
-      g.classList.toggle("on-action", !!(hexEl && hexEl.hasAttribute("data-action")));
+      g.classList.toggle("on-action", !!(hexEl && hexEl.hasAttribute("data-action")) && !mine(g));
     }
     showMarks();
   }
@@ -656,6 +665,8 @@
   // --- keys: arrows pan, +/- zoom, 0 fits, Enter acts, Escape closes the stack ---------------
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && document.getElementById("map-stack")) {
+      // Only the card: the choice stays (a second Escape clears it, static/board.js).
+      event.stopImmediatePropagation();
       closeStack();
       if (map) { map.frame.focus(); }
       return;
@@ -682,9 +693,13 @@
     }
   });
 
+  // Tab brought a counter or a marked hex into focus: into view. Only the keyboard's focus
+  // (:focus-visible): the focus a click gives comes between its press and its release, and a
+  // view moved then slides another shape under the pointer, so the click lands on the map's
+  // background and chooses nothing (a counter near the view's edge, clicked or tapped).
   document.addEventListener("focusin", (event) => {
     if (map && event.target instanceof Element && event.target.matches("g.counter, .hex[data-action]")
-      && map.svg.contains(event.target)) {
+      && map.svg.contains(event.target) && event.target.matches(":focus-visible")) {
       reveal(event.target);
     }
   });
