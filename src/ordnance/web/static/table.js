@@ -131,10 +131,13 @@
     box.appendChild(p);
   }
 
+  let poked = false; // the server asked for a fresh look at the same version (the AI's news)
+
   async function catchUp() {
     const seen = parseInt(main().dataset.version || "0", 10);
-    if (busy || pushed <= seen) { return; }
+    if (busy || (pushed <= seen && !poked)) { return; }
     busy = true;
+    poked = false;
     try {
       // The server says in the notice what happened since the version this page showed.
       const url = new URL(cleanUrl());
@@ -153,6 +156,8 @@
       pushed = Math.max(pushed, parseInt(event.data, 10));
       catchUp();
     });
+    // Same version, news all the same: the server's AI stopped and the page should say why.
+    source.addEventListener("ai", () => { poked = true; catchUp(); });
     source.onerror = () => { const l = live(); if (l) { l.textContent = "reconnecting"; } };
   }
 
