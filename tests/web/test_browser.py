@@ -64,6 +64,24 @@ def state_of(page: Page, server: str, game: str) -> dict:
     return page.request.get(f"{server}/api/games/{game}").json()
 
 
+def settled(page: Page, server: str, game: str) -> dict:
+    """The game's status once the server's AI is not to play (it plays in the background,
+    each command a version pushed to the pages), with ``page`` showing that version."""
+    for _ in range(400):
+        status = state_of(page, server, game)
+        if not status["ai_to_play"]:
+            expect(page.locator("#main")).to_have_attribute(
+                "data-version", str(status["version"]), timeout=30_000
+            )
+            return status
+        page.wait_for_function(
+            "seen => +document.getElementById('main').dataset.version > seen",
+            arg=status["version"],
+            timeout=30_000,
+        )
+    raise AssertionError("the AI played on and on")
+
+
 def tap(locator: Locator) -> None:
     """Click an element as a player would where it is on top; where another element covers
     its middle (a counter on a hex, a stack), the click is sent to it directly."""
@@ -232,7 +250,7 @@ def test_two_contexts_play_an_example_through_the_pages(
     fired: set[tuple[str, str]] = set()
     undone = stale = rolled = False
     for _ in range(80):
-        status = state_of(a, server, game)
+        status = settled(a, server, game)  # against the AI: once it has played
         state = status["state"]
         if status["over"] or (example != "asl-c8-demo" and state.get("turn") != first_turn):
             break

@@ -399,17 +399,23 @@ class Table:
 
     def ai_to_play(self, game: str) -> bool:
         """Whether the AI is to play ``game`` now by itself (its side to move, no physical dice
-        for a player to enter): a client waits for the versions it stores."""
+        for a player to enter; or its run here about to take a player's step that is no
+        choice): a client waits for the versions it stores."""
         keys = self.ai.sides(game)
         if not keys:
             return False
         with self.lock:
             folded = self.service.game(game)
         side = folded.rules.to_move(folded.state)
-        if side is None or side not in keys or folded.rules.is_over(folded.state):
+        if side is None or folded.rules.is_over(folded.state):
             return False
         trouble = self.runner.trouble(game, folded.version)
-        return autoplay.waiting_for(folded, side) is None and (trouble is None or trouble.again)
+        if trouble is not None and not trouble.again:
+            return False
+        if side not in keys:
+            forced = autoplay.forced_choice(folded, side) is not None
+            return forced and self.runner.running(game)
+        return autoplay.waiting_for(folded, side) is None
 
     def ai_trouble(self, game: str) -> str | None:
         """Why the AI's run stopped at the game's version, if it failed there."""
