@@ -13,8 +13,9 @@ The server's AI answers in the background: a write answers once its own command 
 and ``ai_to_play`` (true while the AI is to play by itself) says that the AI's commands are
 on their way, each its own version. A client waits for them on the game's event stream
 (``GET /games/GAME/events``: a ``version`` event per stored version) or reads the game's
-status (``GET /api/games/GAME``, which carries the same three keys) until ``ai_to_play`` is
-false. ``ai_trouble`` is the sentence saying why the AI stopped, when it could not play.
+status (``GET /api/games/GAME``, which carries the same three keys when the server's AI plays
+a side of the game) until ``ai_to_play`` is false. ``ai_trouble`` is the sentence saying why
+the AI stopped, when it could not play.
 
 With physical dice the server's AI does not roll: ``ai_waiting`` (null otherwise) names its
 command and the rolls it needs (``needs_dice``: purpose and number of dice, in order), and a
@@ -191,13 +192,13 @@ async def new_game(request: Request, body: NewGameBody) -> Any:
 
 @router.get("/games/{game}", summary="Where the game stands ('game status --json')")
 async def status(request: Request, game: str, side: str | None = None) -> Any:
-    """The CLI's JSON, with what the server's AI is doing (``ai_to_play``, ``ai_waiting``,
-    ``ai_trouble``: see the module's text)."""
+    """The CLI's JSON; where the server's AI plays a side, with what it is doing
+    (``ai_to_play``, ``ai_waiting``, ``ai_trouble``: see the module's text)."""
     table = _table(request)
 
     def look() -> dict[str, Any]:
         answer: dict[str, Any] = table.call(lambda s: s.status(game, side))
-        return {**answer, **_ai_now(table, game)}
+        return {**answer, **_ai_now(table, game)} if table.ai.sides(game) else answer
 
     return await _run(look)
 
