@@ -223,19 +223,25 @@ def test_two_tables_on_one_store_never_store_the_ais_move_twice(
 
 
 @pytest.mark.clause("SYS.record")
-def test_shutdown_waits_for_the_command_in_flight_and_starts_no_more(tmp_path: Path, gate):
+def test_shutdown_waits_for_the_run_stores_nothing_half_and_a_restart_resumes(tmp_path: Path, gate):
     scenario, ai_sides = _scenario(HEDGEROWS, "", "american")
     table = Table(str(tmp_path / "games.db"), tmp_path / "ai.json")
     made = table.create(scenario, ai_sides)
-    assert table.runner.running(made.game)
+    assert table.runner.running(made.game)  # choosing its first command, at the gate
     threading.Timer(0.3, gate.set).start()
-    table.close(timeout=30)  # the run chooses, stores that command, then stops
+    table.close(timeout=30)  # waits for the choice; what it chose is not stored
     assert not table.runner.running(made.game)
-    assert not table.runner.start(made.game)
+    assert not table.runner.start(made.game)  # and no run starts any more
     again = Table(str(tmp_path / "games.db"), tmp_path / "ai.json")
     try:
+        assert again.call(lambda s: s.store.version(made.game)) == 1
+        # A page opened after the restart finds the AI to play and starts it.
+        folded = again.call(lambda s: s.game(made.game))
+        state = again.ai_state(folded, "german", made.tokens["german"])
+        assert state is not None and state.kind == "thinking"
+        assert again.settle(made.game)
         log = again.call(lambda s: s.log(made.game))
-        assert [e.seq for e in log if e.type == "command"] == [1]  # one command, whole
+        assert any(e.type == "command" and e.side == "american" for e in log)
         assert verify(again.call(lambda s: s.export(made.game)).encode()).ok
     finally:
         again.close()

@@ -188,24 +188,28 @@ def play(
 ) -> AiRun:
     """Let the AI act for the sides in ``tokens`` while the next decision is theirs.
 
-    ``forced``: the tokens of human sides whose decisions with no choice
-    (:func:`forced_choice`) are played for them meanwhile, so the AI's turn goes on.
+        ``forced``: the tokens of human sides whose decisions with no choice
+        (:func:`forced_choice`) are played for them meanwhile, so the AI's turn goes on.
 
-    ``lock`` (reusable, e.g. a ``threading.RLock``) is held only while the game is read and
-    while a command is stored; ``on_move`` is told of each stored command at once (outside
-    the lock); ``stop`` is asked before each command and ends the run when it says so.
+        ``lock`` (reusable, e.g. a ``threading.RLock``) is held only while the game is read and
+        while a command is stored; ``on_move`` is told of each stored command at once (outside
+        the lock); ``stop`` is asked before each command is chosen and again before it is stored,
+    and ends the run when it says so.
 
-    ``dice``: the physical dice of the AI's next command, which must roll (BadInput
-    otherwise, before anything is stored). ``expect_version`` and ``expect_command``: the
-    version and the AI's command the dice were entered for (the page that asked); a game that
-    moved on is StaleState, a different choice BadInput, and nothing is stored.
+        ``dice``: the physical dice of the AI's next command, which must roll (BadInput
+        otherwise, before anything is stored). ``expect_version`` and ``expect_command``: the
+        version and the AI's command the dice were entered for (the page that asked); a game that
+        moved on is StaleState, a different choice BadInput, and nothing is stored.
     """
     run = AiRun()
     given = [d.strip() for d in dice]
     guard: AbstractContextManager[Any] = lock if lock is not None else contextlib.nullcontext()
 
-    def store(side: str, token: str, words: list[str], game: Game) -> Applied:
+    def store(side: str, token: str, words: list[str], game: Game) -> Applied | None:
+        """The command stored; None when the run is to stop (chosen, but the server stops)."""
         with guard:
+            if stop is not None and stop():
+                return None
             return service.do(game_id, side, token, words, expect_version=game.version)
 
     for count in range(limit):
@@ -226,6 +230,8 @@ def play(
                     applied = store(side, forced[side], shlex.split(text), game)
                 except StaleState:
                     break
+                if applied is None:
+                    break
                 _moved(run, AiMove(side, text, applied, game), on_move)
                 continue
         if side is None or text is None:
@@ -245,6 +251,8 @@ def play(
             if count == 0 and expect_version is not None:
                 raise
             break  # another writer moved the game first; its AI carries on
+        if applied is None:
+            break
         _moved(run, AiMove(side, text, applied, game), on_move)
     return run
 

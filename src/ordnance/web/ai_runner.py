@@ -137,8 +137,8 @@ class AiRunner:
         return True
 
     def close(self, timeout: float) -> None:
-        """Start no run; let each run end after its command in flight (each command is stored
-        in one transaction, so none is half written), waiting up to ``timeout`` seconds."""
+        """Start no run, and let each run end, waiting up to ``timeout`` seconds: a command
+        being stored is stored whole (one transaction), a command being chosen is not stored."""
         with self._lock:
             self._closing = True
             threads = list(self._threads.values())

@@ -277,7 +277,7 @@ class Table:
         )
 
     def close(self, timeout: float = AI_SHUTDOWN) -> None:
-        """End the AI's runs (each after its command in flight), then the service."""
+        """End the AI's runs (:meth:`.AiRunner.close`), then the service."""
         self.runner.close(timeout)
         self.service.close()
 
