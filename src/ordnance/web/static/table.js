@@ -144,6 +144,9 @@
       url.searchParams.set("seen", String(seen));
       await load(url.toString());
     } finally { busy = false; }
+    // A push that came while this one loaded (the AI stores its commands one after another):
+    // look again, only when this load moved the page on (a failed one waits for the next push).
+    if (parseInt(main().dataset.version || "0", 10) > seen) { catchUp(); }
   }
 
   function listen() {
