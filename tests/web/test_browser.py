@@ -66,6 +66,24 @@ def state_of(page: Page, server: str, game: str) -> dict:
     return page.request.get(f"{server}/api/games/{game}").json()
 
 
+def settled(page: Page, server: str, game: str) -> dict:
+    """The game's status once the server's AI is not to play (it plays in the background,
+    each command a version pushed to the pages), with ``page`` showing that version."""
+    for _ in range(400):
+        status = state_of(page, server, game)
+        if not status.get("ai_to_play"):  # the key is there when the server's AI plays
+            expect(page.locator("#main")).to_have_attribute(
+                "data-version", str(status["version"]), timeout=30_000
+            )
+            return status
+        page.wait_for_function(
+            "seen => +document.getElementById('main').dataset.version > seen",
+            arg=status["version"],
+            timeout=30_000,
+        )
+    raise AssertionError("the AI played on and on")
+
+
 # Where a player's pointer may land on an element: its middle first, then a grid over its box.
 SPOTS = [(0.5, 0.5)] + [(x, y) for y in (0.3, 0.7, 0.15, 0.85) for x in (0.3, 0.7, 0.15, 0.85)]
 # Which of the points (client px) reach the element: it, or one of its children, is on top there.
@@ -413,7 +431,7 @@ def test_two_contexts_play_an_example_through_the_pages(
     fired: set[tuple[str, str]] = set()
     undone = stale = rolled = False
     for _ in range(80):
-        status = state_of(a, server, game)
+        status = settled(a, server, game)  # against the AI: once it has played
         state = status["state"]
         if status["over"] or (example != "asl-c8-demo" and state.get("turn") != first_turn):
             break

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import act, browser_type_launch_args, serious_violations, shoot
+from .test_browser import act, browser_type_launch_args, serious_violations, settled, shoot
 
 __all__ = ["browser_type_launch_args"]  # the fixture that points Playwright at Chromium
 
@@ -112,7 +112,7 @@ def test_the_ai_plays_its_turn_without_the_players_clicks(browser: Browser, live
     page.goto(links["american"])
     clicks: dict[int, list[list[str]]] = {}
     for _ in range(120):
-        state = page.request.get(f"{server}/api/games/{game}").json()["state"]
+        state = settled(page, server, game)["state"]  # the AI plays in the background
         if page.locator("text=the game is over").count():
             break
         actions = legal(page, server, game, "american")

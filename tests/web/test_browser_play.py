@@ -24,6 +24,7 @@ from .test_browser import (
     create,
     odds_sum,
     point,
+    settled,
     state_of,
     version,
 )
@@ -162,7 +163,7 @@ def _play_to_the_end(
     for step in range(MOST_STEPS):
         if BOARD_STEPS and step >= BOARD_STEPS:
             return done
-        status = state_of(look, server, game)
+        status = settled(look, server, game)  # the AI's turn: it plays without a click
         if status["over"]:
             break
         side = status["to_move"]

@@ -159,7 +159,12 @@ def test_the_notice_and_the_log_say_what_happened_and_the_map_marks_it(client):
     notice = re.search(r'<div id="notice"[^>]*>(.*?)</div>', fired.text, re.S)
     assert notice is not None
     lines = re.findall(r'<p class="notice news">(.*?)</p>', notice.group(1))
-    # Mine first (the dice as rolled), then the AI's answer when the attack left CP for it.
+    # Mine first (the dice as rolled): the answer does not wait for the AI.
+    assert lines[0].startswith("american a1, a2 and sgt fired at E5: DR ")
+    # Then the AI's answer, in the background, when the attack left CP for it.
+    assert client.app.state.table.settle(game)
+    fired = client.get(base, params={"seen": v})
+    lines = re.findall(r'<p class="notice news">(.*?)</p>', fired.text)
     assert lines[0].startswith("american a1, a2 and sgt fired at E5: DR ")
     if "has no effect" not in lines[0]:
         assert lines[1].startswith("german took the Casualty Points"), lines
@@ -192,6 +197,7 @@ def test_the_ai_turn_asks_the_player_nothing_that_is_no_choice(tmp_path):
     rng = random.Random(5)
     asked: list[list[str]] = []
     for _ in range(300):
+        assert table.settle(made.game)  # the AI answers each command in the background
         status = table.call(lambda s: s.status(made.game, "american"))
         if status["over"]:
             break

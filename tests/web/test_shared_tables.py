@@ -36,6 +36,7 @@ def test_a_process_plays_the_ai_side_of_a_game_another_process_started(tmp_path:
     two = Table(str(tmp_path / "games.db"), tmp_path / "ai.json")
     try:
         made = one.create(scenario, ai_sides)
+        assert one.settle(made.game)  # the AI's first turn, played by the first table
         # German acts through the second table until the AI's side is to move there.
         for _ in range(30):
             status = two.call(lambda s: s.status(made.game))
@@ -43,6 +44,7 @@ def test_a_process_plays_the_ai_side_of_a_game_another_process_started(tmp_path:
                 break
             action = status["legal_actions"]["german"][0].split()
             two.do(made.game, "german", made.tokens["german"], action, expect=None)
+            assert two.settle(made.game)  # the AI answers in the background
         moves = two.ai_moves.get(made.game, [])
         assert moves and {m.side for m in moves} == {"american"}
         assert two.call(lambda s: s.status(made.game))["version"] == moves[-1].version

@@ -22,6 +22,7 @@ def _until_the_ai_rolls(client, game, link):
     """The Americans end phases until the German AI must roll; every answer is a page."""
     page = client.get(link)
     base = f"/games/{game}/american"
+    table = client.app.state.table
     for _ in range(12):
         if AI_FORM.search(page.text):
             return page
@@ -35,6 +36,9 @@ def _until_the_ai_rolls(client, game, link):
         )
         # On main the American's move was stored and then answered 422 (the AI's roll).
         assert page.status_code == 200, page.text[-400:]
+        # The AI plays in the background, up to the command that needs dice.
+        assert table.settle(game)
+        page = client.get(base)
     pytest.fail("the AI never had to roll")
 
 
@@ -83,6 +87,7 @@ def test_the_page_asks_for_the_ais_dice_and_plays_its_command_with_them(client):
     )
     # The notice says what the AI played, dice included.
     assert played.status_code == 200 and '<p class="notice news">german ' in played.text
+    assert table.settle(game)
     assert version_of(played.text) > before
     log = table.call(lambda s: s.log(game))
     sent = next(e for e in log if e.seq == before)
@@ -110,6 +115,9 @@ def test_the_spectator_and_fair_games_get_no_ai_dice_form(client):
             data={"csrf": csrf_of(page.text), "version": version_of(page.text), "action": legal[0]},
         )
         assert page.status_code == 200 and not AI_FORM.search(page.text)
+        assert table.settle(fair)
+        page = client.get(base)
+        assert not AI_FORM.search(page.text)
     # Dice for a fair game's AI are refused, with a sentence.
     refused = client.post(
         f"{base}/ai-dice",
@@ -134,6 +142,7 @@ def test_the_api_names_the_ais_rolls_and_takes_them(client):
     game, token = _api_game(client)
     auth = {"Authorization": f"Bearer {token}"}
     answer: dict = {}
+    table = client.app.state.table
     for _ in range(12):
         sent = client.post(
             f"/api/games/{game}/do",
@@ -141,7 +150,12 @@ def test_the_api_names_the_ais_rolls_and_takes_them(client):
             headers=auth,
         )
         assert sent.status_code == 200, sent.text
-        answer = sent.json()
+        # The AI's answer comes in the background: a client reads the status until the AI
+        # is no longer to play (here the test waits on the server's table).
+        assert table.settle(game)
+        answer = client.get(f"/api/games/{game}").json()
+        assert answer["ai_to_play"] is False and answer["ai_trouble"] is None
+        answer["version_now"] = answer["version"]
         if answer["ai_waiting"] is not None:
             break
     waiting = answer["ai_waiting"]
@@ -198,6 +212,7 @@ def test_short_dice_say_which_rolls_are_still_missing(tmp_path: Path) -> None:
         made = table.create(scenario, ai_sides)
         token = made.tokens["american"]
         for _ in range(12):
+            assert table.settle(made.game)
             if table.ai_waiting(made.game) is not None:
                 break
             table.do(made.game, "american", token, ["phase", "next"], expect=None)

@@ -103,8 +103,9 @@ def test_play_preview_confirm_stale_and_undo_on_the_page(client):
     assert 'aria-label="die showing' in fired.text and "VV.AP-resolve" in fired.text
     # Undo only until dice: after the fire it is refused.
     assert "Undo my last command" not in fired.text
-    # 'phase next' can be undone: no die was rolled.
-    v = version_of(fired.text)
+    # 'phase next' can be undone: no die was rolled (once the AI has taken its CP).
+    assert client.app.state.table.settle(game)
+    v = version_of(client.get(base).text)
     moved = client.post(f"{base}/do", data={"csrf": csrf, "version": v, "action": "phase next"})
     assert "Undo my last command" in moved.text
     undone = client.post(f"{base}/undo", data={"csrf": csrf, "version": version_of(moved.text)})
@@ -135,8 +136,9 @@ def test_the_verify_page_checks_an_uploaded_log(client):
 
 
 def test_the_ai_plays_its_side_by_itself_when_it_moves_first(client):
-    _, links, _ = create_game(client, "vv-hedgerow-ambush", ai="american")
+    game, links, _ = create_game(client, "vv-hedgerow-ambush", ai="american")
     assert set(links) == {"german"}
+    assert client.app.state.table.settle(game)  # it plays in the background, no click
     page = client.get(links["german"]).text
     # The AI (american) moved through its phases until german had a decision.
     assert version_of(page) > 1

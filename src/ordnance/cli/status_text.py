@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ordnance.cli.output import titled_table
+from ordnance.game.result import over_sentence
 
 Renderables = list[RenderableType]
 
@@ -47,7 +48,8 @@ def status_renderables(status: Mapping[str, Any]) -> Renderables:
 
 
 def stage_line(status: Mapping[str, Any]) -> str:
-    """``Turn 1 of 2, american Player Turn, MPh: american to act.``"""
+    """``Turn 1 of 2, american Player Turn, MPh: american to act.``; once the game is over,
+    who won and why (:func:`~ordnance.game.result.over_sentence`, as the web table's banner)."""
     state = status["state"]
     turns = f" of {state['turns']}" if state.get("turns") else ""
     player = f", {state['player']} Player Turn" if state.get("player") else ""
@@ -56,7 +58,7 @@ def stage_line(status: Mapping[str, Any]) -> str:
     phase += "" if phase.endswith("Ph") else " phase"  # ASL names its phases MPh, DFPh...
     where = f"Turn {state.get('turn')}{turns}{player}, {phase}{impulse}"
     if status.get("over"):
-        return f"{where}: the game is over."
+        return f"{where}: the game is over. {over_sentence(state)}"
     return f"{where}: {status.get('to_move')} to act."
 
 

@@ -16,12 +16,19 @@ A player is not asked what is no choice: during the AI's turn the human side's o
 action, when it is ``pass`` (letting the AI's move go on unanswered) or ``phase next`` in a
 Player Turn that is not its own, is played for it (:func:`forced_choice`) with the token of the
 player whose action set the AI going. Anything with a second option is left to the player.
+
+A server plays the AI in the background (:mod:`ordnance.web.ai_runner`): :func:`play` then
+takes the server's ``lock`` only to read the game and to store a command, never while the AI
+thinks (its choice is made on the folded game, a frozen value), reports each stored command
+through ``on_move`` as it goes, and asks ``stop`` between commands (a server shutting down).
 """
 
 from __future__ import annotations
 
+import contextlib
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -175,21 +182,41 @@ def play(
     expect_command: str | None = None,
     limit: int = MAX_AI_COMMANDS,
     forced: Mapping[str, str] | None = None,
+    lock: AbstractContextManager[Any] | None = None,
+    on_move: Callable[[AiMove], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> AiRun:
     """Let the AI act for the sides in ``tokens`` while the next decision is theirs.
 
-    ``forced``: the tokens of human sides whose decisions with no choice
-    (:func:`forced_choice`) are played for them meanwhile, so the AI's turn goes on.
+        ``forced``: the tokens of human sides whose decisions with no choice
+        (:func:`forced_choice`) are played for them meanwhile, so the AI's turn goes on.
 
-    ``dice``: the physical dice of the AI's next command, which must roll (BadInput
-    otherwise, before anything is stored). ``expect_version`` and ``expect_command``: the
-    version and the AI's command the dice were entered for (the page that asked); a game that
-    moved on is StaleState, a different choice BadInput, and nothing is stored.
+        ``lock`` (reusable, e.g. a ``threading.RLock``) is held only while the game is read and
+        while a command is stored; ``on_move`` is told of each stored command at once (outside
+        the lock); ``stop`` is asked before each command is chosen and again before it is stored,
+    and ends the run when it says so.
+
+        ``dice``: the physical dice of the AI's next command, which must roll (BadInput
+        otherwise, before anything is stored). ``expect_version`` and ``expect_command``: the
+        version and the AI's command the dice were entered for (the page that asked); a game that
+        moved on is StaleState, a different choice BadInput, and nothing is stored.
     """
     run = AiRun()
     given = [d.strip() for d in dice]
+    guard: AbstractContextManager[Any] = lock if lock is not None else contextlib.nullcontext()
+
+    def store(side: str, token: str, words: list[str], game: Game) -> Applied | None:
+        """The command stored; None when the run is to stop (chosen, but the server stops)."""
+        with guard:
+            if stop is not None and stop():
+                return None
+            return service.do(game_id, side, token, words, expect_version=game.version)
+
     for count in range(limit):
-        game = service.game(game_id)
+        if stop is not None and stop():
+            break
+        with guard:
+            game = service.game(game_id)
         if count == 0 and expect_version is not None and expect_version != game.version:
             raise StaleState(game_id, expect_version, game.version)
         side = game.rules.to_move(game.state)
@@ -200,12 +227,12 @@ def play(
             text = forced_choice(game, side)
             if text is not None:
                 try:
-                    applied = service.do(
-                        game_id, side, forced[side], shlex.split(text), expect_version=game.version
-                    )
+                    applied = store(side, forced[side], shlex.split(text), game)
                 except StaleState:
                     break
-                run.moves.append(AiMove(side, text, applied, game))
+                if applied is None:
+                    break
+                _moved(run, AiMove(side, text, applied, game), on_move)
                 continue
         if side is None or text is None:
             break
@@ -219,13 +246,21 @@ def play(
                 words += ["--dice", entered]
             given = []
         try:
-            applied = service.do(game_id, side, tokens[side], words, expect_version=game.version)
+            applied = store(side, tokens[side], words, game)
         except StaleState:
             if count == 0 and expect_version is not None:
                 raise
             break  # another writer moved the game first; its AI carries on
-        run.moves.append(AiMove(side, text, applied, game))
+        if applied is None:
+            break
+        _moved(run, AiMove(side, text, applied, game), on_move)
     return run
+
+
+def _moved(run: AiRun, move: AiMove, on_move: Callable[[AiMove], None] | None) -> None:
+    run.moves.append(move)
+    if on_move is not None:
+        on_move(move)
 
 
 def _check_dice_for(game: Game, side: str | None, text: str | None, expected: str | None) -> None:

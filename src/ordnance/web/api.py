@@ -6,12 +6,21 @@ TEXT}`` with KIND ``refused`` (HTTP 409, the CLI's exit 1), ``bad-input`` (422, 
 cannot be reached, e.g. while it restarts; try again), ``rate-limited`` (429), ``too-large``
 (413) or ``error`` (400, exit 2), and TEXT
 the line the CLI prints. Writes take the side's token as ``Authorization: Bearer TOKEN``; their
-answer adds ``entries`` (the stored log entries), ``ruleset``, ``to_move``,
-``version_now`` (after any answer of the server's AI) and ``ai_waiting`` to the CLI's JSON.
+answer adds ``entries`` (the stored log entries), ``ruleset``, ``to_move``, ``version_now``,
+``ai_to_play``, ``ai_waiting`` and ``ai_trouble`` to the CLI's JSON.
+
+The server's AI answers in the background: a write answers once its own command is stored,
+and ``ai_to_play`` (true while the AI is to play by itself) says that the AI's commands are
+on their way, each its own version. A client waits for them on the game's event stream
+(``GET /games/GAME/events``: a ``version`` event per stored version) or reads the game's
+status (``GET /api/games/GAME``, which carries the same three keys when the server's AI plays
+a side of the game) until ``ai_to_play`` is false. ``ai_trouble`` is the sentence saying why
+the AI stopped, when it could not play.
 
 With physical dice the server's AI does not roll: ``ai_waiting`` (null otherwise) names its
 command and the rolls it needs (``needs_dice``: purpose and number of dice, in order), and a
-player of the game sends them with ``POST /api/games/GAME/ai-dice``. Too few dice is a 422
+player of the game sends them with ``POST /api/games/GAME/ai-dice``, whose answer lists that
+command (``commands``); the AI's next commands follow in the background. Too few dice is a 422
 whose body carries the same ``ai_waiting`` (the rolls still to enter after those sent).
 """
 
@@ -130,16 +139,27 @@ class NotAuthorizedHeader(BadInput):
 
 
 def _after(table: Table, game: str, applied: Applied) -> dict[str, Any]:
-    """Beside the CLI's JSON: the entries themselves (the CLI prints from them), and whose
-    move it is now (the AI may have answered already)."""
+    """Beside the CLI's JSON: the entries themselves (the CLI prints from them), whose move
+    it is now and what the server's AI is doing (:func:`_ai_now`)."""
     folded = table.call(lambda s: s.game(game))
-    waiting = table.ai_waiting(game)
     return {
         "entries": [e.to_json() for e in applied.entries],
         "to_move": folded.rules.to_move(folded.state),
         "ruleset": folded.scenario.ruleset,
         "version_now": folded.version,
+        **_ai_now(table, game),
+    }
+
+
+def _ai_now(table: Table, game: str) -> dict[str, Any]:
+    """The server's AI now: ``ai_to_play`` (it is to play by itself: its commands follow, each
+    a version), ``ai_waiting`` (its command held for physical dice), ``ai_trouble`` (why it
+    could not play)."""
+    waiting = table.ai_waiting(game)
+    return {
+        "ai_to_play": table.ai_to_play(game),
         "ai_waiting": None if waiting is None else waiting.to_json(),
+        "ai_trouble": table.ai_trouble(game),
     }
 
 
@@ -172,8 +192,15 @@ async def new_game(request: Request, body: NewGameBody) -> Any:
 
 @router.get("/games/{game}", summary="Where the game stands ('game status --json')")
 async def status(request: Request, game: str, side: str | None = None) -> Any:
+    """The CLI's JSON; where the server's AI plays a side, with what it is doing
+    (``ai_to_play``, ``ai_waiting``, ``ai_trouble``: see the module's text)."""
     table = _table(request)
-    return await _run(lambda: table.call(lambda s: s.status(game, side)))
+
+    def look() -> dict[str, Any]:
+        answer: dict[str, Any] = table.call(lambda s: s.status(game, side))
+        return {**answer, **_ai_now(table, game)} if table.ai.sides(game) else answer
+
+    return await _run(look)
 
 
 @router.post("/games/{game}/do", summary="Send one command for a side ('game do --json')")
@@ -214,13 +241,12 @@ async def ai_dice(
             game, body.side, token, body.dice, expect=body.expect_version, command=body.command
         )
         folded = table.call(lambda s: s.game(game))
-        waiting = table.ai_waiting(game)
         return {
             "game": game,
             "commands": [{"side": m.side, "command": m.text, "version": m.version} for m in moves],
             "to_move": folded.rules.to_move(folded.state),
             "version_now": folded.version,
-            "ai_waiting": None if waiting is None else waiting.to_json(),
+            **_ai_now(table, game),
         }
 
     return await _run(act)

@@ -31,6 +31,7 @@ from ordnance.core.maps import bundled_maps
 from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 from ordnance.game.registry import names
+from ordnance.game.result import over_sentence
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
 from ordnance.web import clauses, news, notify, preview, security, views
@@ -295,7 +296,8 @@ def _watcher(request: Request) -> asyncio.Task[None]:
 
 @router.get("/games/{game}/events")
 async def events(request: Request, game: str, seen: int = -1) -> StreamingResponse:
-    """Server-sent events: a ``version`` event whenever the game moves past ``seen``."""
+    """Server-sent events: a ``version`` event whenever the game moves past ``seen``; an
+    ``ai`` event when the page should look again at the same version (the AI's run failed)."""
     table = _table(request)
 
     async def stream() -> AsyncIterator[bytes]:
@@ -311,6 +313,7 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
         yield f"retry: 1000\nevent: hello\ndata: {last}\n\n".encode()
         watcher = _watcher(request)
         key = table.news.listen(game)
+        poked = table.news.pokes(game)
         try:
             while True:
                 now = table.news.version(game)
@@ -318,8 +321,13 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
                     last = now
                     yield f"event: version\ndata: {now}\n\n".encode()
                     continue
+                if table.news.pokes(game) != poked:
+                    # No new version, but the page has news (the AI's run failed): look again.
+                    poked = table.news.pokes(game)
+                    yield f"event: ai\ndata: {last}\n\n".encode()
+                    continue
                 key[1].clear()
-                if table.news.version(game) != now:
+                if table.news.version(game) != now or table.news.pokes(game) != poked:
                     continue  # moved on between the look and the clear
                 try:
                     await asyncio.wait_for(key[1].wait(), KEEPALIVE)
@@ -371,7 +379,7 @@ def side_page(
         return error_page(request, error)
     # ?action= (and ?hex=, ?pick=, the preview's fields) are read by preview.board_of.
     del action
-    return _page(request, game, side, unit=unit, notice=notice, seen=seen)
+    return _page(request, game, side, unit=unit, notice=notice, seen=seen, token=token)
 
 
 def _page(
@@ -385,6 +393,7 @@ def _page(
     status: int = 200,
     ai_given: tuple[str, ...] = (),
     seen: int | None = None,
+    token: str | None = None,
 ) -> HTMLResponse:
     table = _table(request)
     with table.lock:
@@ -415,6 +424,8 @@ def _page(
     # action, does not wait for this map. bench_board.py, load average 8-12 on 2 cores: the
     # page's server time p50 75-132 ms -> 12-21 ms (map kept), push p50 519-740 -> 430-466 ms.
     # The board (web/preview.py) is worked out from the folded game too.
+    # The AI thinking (its run started here if nothing plays it), or why it stopped.
+    ai_state = table.ai_state(folded, side, token)
     board = preview.board_of(request.query_params, folded, side) if side else None
     svg, _ = views.map_svg(folded, board, unit)
     acting, alone = preview.unit_actions(folded, side) if side else ([], [])
@@ -449,6 +460,8 @@ def _page(
         refused=refused,
         ai_moves=list(reversed(table.ai_moves.get(game, [])))[:12],
         ai_waiting=ai_waiting,
+        ai_state=ai_state,
+        over=over_sentence(state),
         physical=info["dice"].get("mode") == "physical",
         undoable=info["undoable"] is not None and info["undoable"]["side"] == side,
         scalars=[

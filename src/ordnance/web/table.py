@@ -6,6 +6,13 @@ write the game's new version is noted in :class:`News`, which the server-sent ev
 page of another process learns of a write from the database, which each event stream also
 polls (nothing a page depends on lives only in one process's memory).
 
+The AI plays in the background (:mod:`.ai_runner`): a write answers once its own command is
+stored, and the AI's commands follow, each its own version. The lock is not held while the AI
+chooses, so pages are drawn meanwhile. Whether the AI is to play is read from the stored game
+(its side is to move, with no physical dice to wait for), so every process's pages say so;
+a page that finds the AI to play while nothing here plays it (a server restarted mid-turn, a
+write made elsewhere) starts it.
+
 The AI side of a V&V game needs its token to act like anyone else: the app keeps the tokens of
 the sides it plays in ``ai_tokens.json`` beside the app's state (mode 0600), never in the
 game database, which players may read.
@@ -23,7 +30,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import yaml
 
@@ -33,13 +40,21 @@ from ordnance.core.ruleset import AiPlayer
 from ordnance.game import autoplay
 from ordnance.game.autoplay import AiWaits, DiceWanted
 from ordnance.game.dberrors import StorageError
+from ordnance.game.fold import Game
 from ordnance.game.registry import names, ruleset
 from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
 from ordnance.game.service import Applied, GameService, NewGame
+from ordnance.web.ai_runner import AiRunner
 
 T = TypeVar("T")
 
 AI_KEYS_FILE = "ai_tokens.json"  # in the folder given as the AI key file
+# A page starts the AI of a game only when the game has been still this long here (seconds):
+# a game that moves is being played by this process or another, and a second run would only
+# lose every race to store a command (harmless, but twice the work).
+AI_STILL = 3.0
+# At shutdown, how long the AI's runs may take to finish their command in flight (seconds).
+AI_SHUTDOWN = 20.0
 
 
 def has_ai(name: str) -> bool:
@@ -124,12 +139,35 @@ class News:
         self.versions: dict[str, int] = {}
         self.lock = threading.Lock()
         self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+        self._pokes: dict[str, int] = {}
+        self._moved: dict[str, float] = {}  # when each game last moved on, as seen here
 
     def note(self, game: str, version: int) -> None:
         with self.lock:
             if version <= self.versions.get(game, -1):
                 return
+            if game in self.versions:  # a move seen here, not the first look at a game
+                self._moved[game] = time.monotonic()
             self.versions[game] = version
+        self._wake(game)
+
+    def poke(self, game: str) -> None:
+        """Tell the game's pages to look again although no version was stored (the AI's run
+        failed: the page says so)."""
+        with self.lock:
+            self._pokes[game] = self._pokes.get(game, 0) + 1
+        self._wake(game)
+
+    def pokes(self, game: str) -> int:
+        return self._pokes.get(game, 0)
+
+    def still_for(self, game: str) -> float:
+        """Seconds since ``game`` last moved on as seen here (infinite: never seen moving)."""
+        moved = self._moved.get(game)
+        return float("inf") if moved is None else time.monotonic() - moved
+
+    def _wake(self, game: str) -> None:
+        with self.lock:
             waiting = list(self._waiting.get(game, ()))
         for loop, event in waiting:
             loop.call_soon_threadsafe(event.set)
@@ -212,6 +250,16 @@ class AiMove:
     expected: str | None
 
 
+@dataclass(frozen=True)
+class AiState:
+    """What a page says of the server's AI: ``thinking`` (its side is to play, or a step of
+    the player's with no choice is about to be taken) or ``failed`` (``sentence`` says why)."""
+
+    kind: Literal["thinking", "failed"]
+    side: str
+    sentence: str
+
+
 class Table:
     """The service behind every page and API call of one app."""
 
@@ -221,8 +269,16 @@ class Table:
         self.news = News()
         self.ai = AiKeys(ai_keys)
         self.ai_moves: dict[str, list[AiMove]] = {}
+        self.runner = AiRunner(
+            self.play_ai,
+            version=lambda game: self.call(lambda s: s.store.version(game)),
+            to_move=self._to_move,
+            told=self.news.poke,
+        )
 
-    def close(self) -> None:
+    def close(self, timeout: float = AI_SHUTDOWN) -> None:
+        """End the AI's runs (:meth:`.AiRunner.close`), then the service."""
+        self.runner.close(timeout)
         self.service.close()
 
     def call(self, action: Callable[[GameService], T]) -> T:
@@ -233,7 +289,8 @@ class Table:
     # --- writes: each notes the new version, then lets the AI answer ----------------------------
 
     def create(self, scenario: Scenario, ai_sides: Sequence[str] = ()) -> NewGame:
-        """Start a game; the app keeps the tokens of ``ai_sides`` and plays them."""
+        """Start a game; the app keeps the tokens of ``ai_sides`` and plays them. When an AI
+        side is to act first it starts at once, taking the players' steps with no choice."""
         ai_sides = check_ai_sides(scenario, ai_sides)  # no side hidden that nobody can play
         if scenario.dice == "physical" and ai_sides and set(scenario.sides) <= set(ai_sides):
             # The AI's physical dice are entered by a player: with none, nobody could.
@@ -247,7 +304,9 @@ class Table:
             for side in ai_sides:
                 self.ai.put(made.game, side, made.tokens[side])
         self.news.note(made.game, made.version)
-        self.run_ai(made.game)
+        if ai_sides:
+            people = {s: t for s, t in made.tokens.items() if s not in ai_sides}
+            self.runner.start(made.game, people)
         return made
 
     def do(
@@ -260,7 +319,8 @@ class Table:
         expect: int | None,
         entropy: str | None = None,
     ) -> Applied:
-        """One command; ``entropy`` is the acting browser's or client's (else drawn here)."""
+        """One command; ``entropy`` is the acting browser's or client's (else drawn here).
+        Answers once it is stored; the AI's answer follows in the background."""
         with self.lock:
             applied = self.service.do(
                 game, side, token, words, expect_version=expect, entropy=entropy
@@ -275,12 +335,55 @@ class Table:
         self.news.note(game, applied.version)
         return applied
 
-    def run_ai(self, game: str, player: tuple[str, str] | None = None) -> list[AiMove]:
-        """Let the app's AI act for its sides while the next decision is theirs (with physical
-        dice, until its command needs them: :meth:`ai_waiting` says which). ``player``: the
-        side and token of the player who just acted, whose steps with no choice in the AI's
-        turn are taken for it (:func:`~ordnance.game.autoplay.forced_choice`)."""
-        return self._play_ai(game, player=player)
+    def run_ai(self, game: str, player: tuple[str, str] | None = None) -> bool:
+        """Let the app's AI act for its sides, in the background, while the next decision is
+        theirs (with physical dice, until its command needs them: :meth:`ai_waiting` says
+        which). ``player``: the side and token of the player who just acted, whose steps with
+        no choice in the AI's turn are taken for it
+        (:func:`~ordnance.game.autoplay.forced_choice`). False when the AI plays no side of
+        ``game`` (or the server is shutting down)."""
+        keys = self.ai.sides(game)
+        if not keys:
+            return False
+        forced = {player[0]: player[1]} if player is not None and player[0] not in keys else {}
+        return self.runner.start(game, forced)
+
+    def settle(self, game: str, timeout: float = 60.0) -> bool:
+        """Wait until the AI's run of ``game`` in this process has ended (tests, scripts)."""
+        return self.runner.settle(game, timeout)
+
+    def ai_state(
+        self, folded: Game, side: str | None = None, token: str | None = None
+    ) -> AiState | None:
+        """What the page of ``side`` (None: a spectator) says of the AI at this version of the
+        game, starting its run when it is to play and nothing here plays it (``token``: the
+        side's, for its steps with no choice). None: nothing to say (no AI, the game over,
+        a player to decide, physical dice to enter)."""
+        keys = self.ai.sides(folded.id)
+        if not keys or folded.rules.is_over(folded.state):
+            return None
+        trouble = self.runner.trouble(folded.id, folded.version)
+        to_move = folded.rules.to_move(folded.state)
+        if to_move is None:
+            return None
+        if trouble is not None and not trouble.again:
+            return AiState("failed", to_move, trouble.sentence)
+        only = None
+        if to_move in keys:
+            if autoplay.waiting_for(folded, to_move) is not None:
+                return None  # a player enters its dice (the page's form)
+        elif to_move != side or token is None:
+            return None
+        elif (only := autoplay.forced_choice(folded, to_move)) is None:
+            return None  # the player's decision
+        forced = {to_move: token} if only is not None and token is not None else {}
+        if forced or self.runner.running(folded.id) or self.news.still_for(folded.id) >= AI_STILL:
+            self.runner.start(folded.id, forced)
+        if only is not None:
+            return AiState(
+                "thinking", to_move, f"Your only step, '{only}', is taken for you; the AI plays on."
+            )
+        return AiState("thinking", to_move, f"The AI ({to_move}) is thinking\u2026")
 
     def ai_waiting(self, game: str, given: Sequence[str] = ()) -> AiWaits | None:
         """The AI's command that waits for physical dice beyond ``given``, if any."""
@@ -294,6 +397,32 @@ class Table:
                 return None
             return autoplay.waiting_for(folded, side, given)
 
+    def ai_to_play(self, game: str) -> bool:
+        """Whether the AI is to play ``game`` now by itself (its side to move, no physical dice
+        for a player to enter; or its run here about to take a player's step that is no
+        choice): a client waits for the versions it stores."""
+        keys = self.ai.sides(game)
+        if not keys:
+            return False
+        with self.lock:
+            folded = self.service.game(game)
+        side = folded.rules.to_move(folded.state)
+        if side is None or folded.rules.is_over(folded.state):
+            return False
+        trouble = self.runner.trouble(game, folded.version)
+        if trouble is not None and not trouble.again:
+            return False
+        if side not in keys:
+            forced = autoplay.forced_choice(folded, side) is not None
+            return forced and self.runner.running(game)
+        return autoplay.waiting_for(folded, side) is None
+
+    def ai_trouble(self, game: str) -> str | None:
+        """Why the AI's run stopped at the game's version, if it failed there."""
+        version = self.call(lambda s: s.store.version(game))
+        trouble = self.runner.trouble(game, version)
+        return None if trouble is None else trouble.sentence
+
     def ai_dice(
         self,
         game: str,
@@ -306,7 +435,9 @@ class Table:
     ) -> list[AiMove]:
         """A player (``side``, its token checked) enters the physical dice of the AI's waiting
         command, decided at version ``expect`` (``command``: the one the page showed). Too
-        few dice: DiceWanted, naming the rolls still to enter; nothing is stored."""
+        few dice: DiceWanted, naming the rolls still to enter; nothing is stored. The command
+        is played before the answer (its dice are checked); the AI's next ones follow in the
+        background."""
         keys = self.ai.sides(game)
         with self.lock:
             self.service.authorize(game, side, token)
@@ -319,68 +450,58 @@ class Table:
             if waiting is None:
                 raise BadInput("dice", "", "the AI's next command needs no dice now")
             raise DiceWanted(waiting)
-        return self._play_ai(game, dice=dice, expect=expect, command=command, player=(side, token))
+        run = autoplay.play(
+            self.service,
+            game,
+            keys,
+            dice=dice,
+            expect_version=expect,
+            expect_command=command,
+            limit=1,
+            lock=self.lock,
+            on_move=lambda move: self._noted(game, keys, move),
+        )
+        if run.waiting is not None and run.waiting.given:
+            raise DiceWanted(run.waiting)  # the dice fell short: nothing of it was stored
+        self.run_ai(game, player=(side, token))
+        return [self._shown(m) for m in run.moves]
 
-    def _play_ai(
-        self,
-        game: str,
-        *,
-        dice: Sequence[str] = (),
-        expect: int | None = None,
-        command: str | None = None,
-        player: tuple[str, str] | None = None,
-    ) -> list[AiMove]:
+    def play_ai(self, game: str, forced: Mapping[str, str], stop: Callable[[], bool]) -> None:
+        """The AI's turn of ``game``, one command at a time, each stored as its own version and
+        noted for the pages at once; the lock is held only to read and to store (the runner's
+        ``play``)."""
         keys = self.ai.sides(game)
-        if not keys:
-            return []
-        forced = {player[0]: player[1]} if player is not None and player[0] not in keys else {}
-        moves: list[AiMove] = []
-        # One command at a time, the lock let go between them: each is its own version, pushed
-        # to the pages as it is stored, and pages are drawn meanwhile.
-        for step in range(autoplay.MAX_AI_COMMANDS):
-            with self.lock:
-                first = step == 0
-                run = autoplay.play(
-                    self.service,
-                    game,
-                    keys,
-                    dice=dice if first else (),
-                    expect_version=expect if first else None,
-                    expect_command=command if first else None,
-                    limit=1,
-                    forced=forced,
-                )
-                waiting = run.waiting
-                if first and dice and waiting is not None and waiting.given:
-                    raise DiceWanted(waiting)  # the dice fell short: nothing of it was stored
-                made = [
-                    AiMove(
-                        m.side,
-                        m.text,
-                        m.applied.version,
-                        _expected(m.chosen_on.rules, m.chosen_on.state, m.side, m.text),
-                    )
-                    for m in run.moves
-                ]
-                shown = [m for m in made if m.side in keys]  # not the player's forced steps
-                self.ai_moves.setdefault(game, []).extend(shown)
-                del self.ai_moves[game][:-20]  # the page shows the latest few
-                version = self.service.store.version(game)
-            self.news.note(game, version)
-            moves += made
-            if not made or waiting is not None:
-                break
-        return moves
+        if keys:
+            autoplay.play(
+                self.service,
+                game,
+                keys,
+                forced=forced,
+                lock=self.lock,
+                on_move=lambda move: self._noted(game, keys, move),
+                stop=stop,
+            )
 
-    def wait_version(self, game: str, seen: int, timeout: float) -> int:
-        """The game's version once it passes ``seen``, or after ``timeout`` seconds (threads)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            now = self.news.version(game)
-            if now is not None and now > seen:
-                return now
-            time.sleep(0.02)
-        return self.news.version(game) or seen
+    def _noted(self, game: str, keys: Mapping[str, str], move: autoplay.AiMove) -> None:
+        """A command the AI (or a player's forced step) stored: the pages hear of it."""
+        self.news.note(game, move.applied.version)
+        if move.side in keys:  # the player's forced steps are not the AI's choices
+            shown = self._shown(move)
+            with self.lock:
+                kept = self.ai_moves.setdefault(game, [])
+                kept.append(shown)
+                del kept[:-20]  # the page shows the latest few
+
+    @staticmethod
+    def _shown(move: autoplay.AiMove) -> AiMove:
+        rules, state = move.chosen_on.rules, move.chosen_on.state
+        expected = _expected(rules, state, move.side, move.text)
+        return AiMove(move.side, move.text, move.applied.version, expected)
+
+    def _to_move(self, game: str) -> str | None:
+        with self.lock:
+            folded = self.service.game(game)
+        return folded.rules.to_move(folded.state)
 
 
 def _expected(rules: Any, state: Any, side: str, text: str) -> str | None:

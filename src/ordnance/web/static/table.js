@@ -131,16 +131,22 @@
     box.appendChild(p);
   }
 
+  let poked = false; // the server asked for a fresh look at the same version (the AI's news)
+
   async function catchUp() {
     const seen = parseInt(main().dataset.version || "0", 10);
-    if (busy || pushed <= seen) { return; }
+    if (busy || (pushed <= seen && !poked)) { return; }
     busy = true;
+    poked = false;
     try {
       // The server says in the notice what happened since the version this page showed.
       const url = new URL(cleanUrl());
       url.searchParams.set("seen", String(seen));
       await load(url.toString());
     } finally { busy = false; }
+    // A push that came while this one loaded (the AI stores its commands one after another):
+    // look again, only when this load moved the page on (a failed one waits for the next push).
+    if (parseInt(main().dataset.version || "0", 10) > seen) { catchUp(); }
   }
 
   function listen() {
@@ -153,6 +159,8 @@
       pushed = Math.max(pushed, parseInt(event.data, 10));
       catchUp();
     });
+    // Same version, news all the same: the server's AI stopped and the page should say why.
+    source.addEventListener("ai", () => { poked = true; catchUp(); });
     source.onerror = () => { const l = live(); if (l) { l.textContent = "reconnecting"; } };
   }
 
