@@ -100,3 +100,74 @@ def shoot_path(name: str):  # type: ignore[no-untyped-def]
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS / f"{name}.png"
+
+
+# A counter whose marked hexes offer several verbs: the LnLT Panzer IV (smoke, WP, MG into
+# one hex), the ASL M24 (move and dispense), the ASL PaK (four ammunitions, one verb).
+CROWDED = [("lnl-smoke-wp", "german", "pz4"), ("asl-d13-demo", "american", "m24")]
+CROWDED += [("asl-c8-demo", "german", "pak")]
+
+
+def crowded_unit(page: Page, server: str, game: str, tokens: dict[str, str], unit: str) -> str:
+    """Phases on until ``unit`` offers a hex several things (its side's page address)."""
+    for _ in range(8):
+        side = page.request.get(f"{server}/api/games/{game}").json()["to_move"]
+        offers = page.request.get(f"{server}/games/{game}/{side}/offers?unit={unit}")
+        if offers.ok and any(
+            len(h["actions"]) + len(h["notes"]) > 2 for h in offers.json()["hexes"]
+        ):
+            return f"{server}/games/{game}/{side}"
+        phases_on(page, server, game, tokens, 1)
+    raise AssertionError(f"{unit} never offered a hex several things")
+
+
+@pytest.mark.parametrize("crowded", CROWDED, ids=[f"{x[0]}-{x[2]}" for x in CROWDED])
+@pytest.mark.parametrize("size", ["desk", "phone"])
+def test_the_notes_of_marked_hexes_are_one_short_line_each_and_never_overlap(
+    browser: Browser, live_server, crowded: tuple[str, str, str], size: str
+) -> None:
+    example, _, unit = crowded
+    server = live_server.url
+    viewport = {"width": 1280, "height": 800} if size == "desk" else PHONE["viewport"]
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    game, links, _ = create(page, server, example, "none")
+    tokens = {s: link.rsplit("/", 1)[1] for s, link in links.items()}
+    for link in links.values():
+        page.goto(link)
+    page.goto(crowded_unit(page, server, game, tokens, unit))
+    offers = page.request.get(f"{page.url}/offers?unit={unit}").json()["hexes"]
+    page.locator(f'[data-choose-unit="{unit}"]').click()
+    expect(page.locator("html")).to_have_attribute("data-board-unit", unit)
+    notes = page.evaluate(
+        """() => [...document.querySelectorAll("figure.map svg .board-note")].map(n => {
+          const r = n.getBoundingClientRect();
+          return {text: n.textContent, box: [r.left, r.top, r.right, r.bottom]};
+        })"""
+    )
+    assert len(notes) == len(offers)
+    shoot_path_and(page, f"notes-{example}-{unit}-{size}")
+    for note in notes:
+        assert len(note["text"]) <= 12, note  # one short line
+    for i, a in enumerate(notes):
+        for b in notes[i + 1 :]:
+            apart = (
+                a["box"][2] <= b["box"][0] + 0.5
+                or b["box"][2] <= a["box"][0] + 0.5
+                or a["box"][3] <= b["box"][1] + 0.5
+                or b["box"][3] <= a["box"][1] + 0.5
+            )
+            assert apart, (a, b)
+    for place in offers:
+        hex = page.locator(f"figure.map svg #hex-{place['hex']}")
+        # The documented markup, exactly: the verbs, space-separated.
+        expect(hex).to_have_attribute("data-action", " ".join(place["actions"]))
+        label = hex.get_attribute("aria-label") or ""
+        assert all(word in label for word in [*place["actions"], *place["notes"]]), label
+    places = page.locator("#places").inner_text()
+    assert all(note in places for place in offers for note in place["notes"])
+    context.close()
+
+
+def shoot_path_and(page: Page, name: str) -> None:
+    page.screenshot(path=str(shoot_path(name)))
