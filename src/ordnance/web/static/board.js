@@ -109,7 +109,7 @@
     note.setAttribute("pointer-events", "none");
     // As large as the hex allows, never wider than it (~0.66 em a bold character): a note
     // stays inside its hex, so notes of neighbouring hexes never run into each other.
-    const size = Math.min(at.h * 0.2, (at.w * 0.9) / (0.66 * Math.max(1, text.length)));
+    const size = Math.min(at.h * 0.17, (at.w * 0.9) / (0.66 * Math.max(1, text.length)));
     note.setAttribute("font-size", size.toFixed(1));
     note.textContent = text;
     // Above the counters, so a note on a hex with an enemy in it stays readable.
