@@ -170,3 +170,22 @@ def test_the_notes_of_marked_hexes_are_one_short_line_each_and_never_overlap(
 
 def shoot_path_and(page: Page, name: str) -> None:
     page.screenshot(path=str(shoot_path(name)))
+
+
+def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, live_server) -> None:
+    """The lobby, the page of a new game's links, a side's table and the verify page fit
+    390 px (a private link is one long word: it wraps)."""
+    server = live_server.url
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(server + "/")
+    widths = {"lobby": page.evaluate("document.documentElement.scrollWidth")}
+    _, links, _ = create(page, server, "asl-c8-demo", "none")
+    widths["links"] = page.evaluate("document.documentElement.scrollWidth")
+    shoot_path_and(page, "links-phone")
+    page.goto(links["german"])
+    widths["table"] = page.evaluate("document.documentElement.scrollWidth")
+    page.goto(server + "/verify")
+    widths["verify"] = page.evaluate("document.documentElement.scrollWidth")
+    assert widths == dict.fromkeys(widths, 390)
+    context.close()
