@@ -1,6 +1,6 @@
 """The layers of DESIGN.md hold: imports point down only, and no ruleset imports another.
 
-core  <-  rulesets (asl, lnl, vv)  <-  game  <-  cli, web
+core  <-  rulesets (asl, lnl, vv)  <-  game  <-  cli, web    (the web never imports the cli)
 The service meets the rulesets by name in one place only: ``game/registry.py``.
 """
 
@@ -39,8 +39,9 @@ def _allowed(layer: str, path: Path) -> set[str]:
     if layer == "game":
         return {"core", "game"} | (RULESETS if path == REGISTRY else set())
     if layer == "web":
-        # A face over the service: no ruleset directly (LOS judges come through cli.map_games).
-        return {"core", "game", "web", "cli"}
+        # A face over the service: no ruleset directly, and never the other face (LOS judges
+        # and victory words come from game/registry.py, as the CLI's do).
+        return {"core", "game", "web"}
     return {"core", "game", "cli", "web", *RULESETS}  # cli serves the web face
 
 
@@ -57,3 +58,13 @@ def test_imports_point_down_only(path):
 def test_the_check_sees_the_tree():
     assert len(MODULES) > 50
     assert any(_imports(path) for path in MODULES)
+
+
+def test_the_web_never_imports_the_cli():
+    """Faces never import each other (DESIGN.md): not even inside a function."""
+    web = sorted((PACKAGE / "web").rglob("*.py"))
+    found = {
+        str(path.relative_to(PACKAGE)): sorted(n for n in _imports(path) if _layer(n) == "cli")
+        for path in web
+    }
+    assert {name: cli for name, cli in found.items() if cli} == {}

@@ -1,6 +1,7 @@
 """Which games have map rules, and where ``ordnance map`` finds a map by name or path.
 
-The face knows every ruleset; the rulesets do not know each other. Each ruleset ships example
+The judges come from the game registry (the web reads them there too); the rulesets do not
+know each other. Each ruleset ships example
 maps in its package (``data/maps/*.yaml``); a map is named on the command line by that file's
 stem (``asl-village``) or by a path to any map file.
 
@@ -15,23 +16,17 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from ordnance.asl.los import JUDGE as ASL
 from ordnance.core.errors import BadInput
-from ordnance.core.maps import GameMap, LosJudge, Vocabulary, load_map, load_map_text
-from ordnance.lnl.los import JUDGE as LNL
-from ordnance.vv.los import JUDGE as VV
+from ordnance.core.maps import GameMap, Vocabulary, load_map, load_map_text
+from ordnance.game.registry import JUDGES, judge_for
 
-JUDGES: dict[str, LosJudge] = {judge.game: judge for judge in (ASL, LNL, VV)}
+__all__ = ["JUDGES", "bundled_maps", "judge_for", "open_map", "vocabulary_for"]
 _PACKAGES = ("ordnance.asl", "ordnance.lnl", "ordnance.vv")
 
 
 def vocabulary_for(game: str) -> Vocabulary | None:
     judge = JUDGES.get(game)
     return None if judge is None else judge.chart().vocabulary
-
-
-def judge_for(game_map: GameMap) -> LosJudge:
-    return JUDGES[game_map.game]
 
 
 @cache

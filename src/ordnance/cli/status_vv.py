@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ordnance.cli.status_text import Renderables, add_row, line, table, words
-from ordnance.vv.game.victory import victory_words
+from ordnance.game.registry import victory_of
 
 
 def sections(state: Mapping[str, Any]) -> Renderables:
@@ -106,21 +106,3 @@ def _markers(unit: Mapping[str, Any]) -> str:
     ]
     shown = [word for key, word in flags if unit.get(key)]
     return ", ".join(shown) or "-"
-
-
-def victory_of(state: Mapping[str, Any]) -> str | None:
-    """The scenario's victory conditions in words, where the ruleset's view states them (V&V),
-    with who holds each objective now; None for a game without them (the web table says it too).
-
-    >>> victory_of({"victory": {"objectives": {"H2": 4}}, "control": {"H2": "german"}})
-    'Victory: objectives H2 4 VP (german).'
-    >>> victory_of({"turn": 1}) is None
-    True
-    """
-    victory = state.get("victory")
-    if not isinstance(victory, Mapping) or not victory:
-        return None
-    control = state.get("control")
-    return victory_words(
-        victory, control if isinstance(control, Mapping) else {}, state.get("result")
-    )

@@ -11,12 +11,16 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
-BAR_WIDTH, BAR_GAP, CHART_HEIGHT = 46, 10, 120
-LABEL_CHARS = 9  # what fits under a bar and its gap at 11 px
+# One bar a row, its outcome's name above it: the chart is as narrow as a phone's preview
+# (390 px, 303 px inside the panel) whatever the outcomes, and grows down, not sideways.
+CHART_WIDTH, MARGIN, BAR_MAX = 300, 6, 140
+LINE_CHARS = 44  # what fits across the chart at 11 px (~6.6 px a character)
+NAME_LINE, BAR_HEIGHT, ROW_GAP = 13, 13, 7
 PIPS = {
     1: [(2, 2)],
     2: [(1, 1), (3, 3)],
@@ -31,66 +35,64 @@ def percent(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
-def fit(text: str, chars: int) -> str:
-    """``text`` cut to ``chars`` characters with an ellipsis, so that long outcome names do
-    not run into their neighbours (the bar's tooltip and the odds table keep them whole).
+def lines(text: str, chars: int = LINE_CHARS) -> list[str]:
+    """``text`` broken into lines of at most ``chars`` characters, at spaces where it can be
+    (an outcome's name is shown whole, never cut).
 
-    >>> fit("hit", 9), fit("beyond: LOS blocked", 9)
-    ('hit', 'beyond: …')
+    >>> lines("hit: WP in H3; lt, m3, sq1 check for WP; WP Shell counter back to the pool")
+    ['hit: WP in H3; lt, m3, sq1 check for WP; WP', 'Shell counter back to the pool']
     """
-    return text if len(text) <= chars else text[: chars - 1] + "\u2026"
+    return textwrap.wrap(text, chars, break_on_hyphens=False) or [""]
 
 
 def odds_chart(rows: Sequence[tuple[str, Fraction]], *, title: str) -> str:
-    """Bars for each outcome (in the given order), labelled with fraction and percent.
+    """A bar for each outcome (in the given order, the longest bar the likeliest), its name
+    above it, its fraction and percent after it.
 
-    The dashed line and the caption under each bar give the chance of *at least* that outcome
-    (this one or any later in the order), which is what a player weighs before firing.
+    The red figure at the right of each row, and the line under the chart, give the chance of
+    *at least* that outcome (this one or any later in the order), which is what a player weighs
+    before firing.
     """
-    count = max(1, len(rows))
-    width = count * (BAR_WIDTH + BAR_GAP) + BAR_GAP
-    height = CHART_HEIGHT + 70
     top = max((p for _, p in rows), default=Fraction(1)) or Fraction(1)
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="odds" width="{width}"'
-        f' height="{height}" viewBox="0 0 {width} {height}" role="img"'
-        f" aria-label={quoteattr(title)}>",
-        f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
-    ]
+    parts: list[str] = []
+    y = MARGIN
     remaining = Fraction(1)
-    line: list[str] = []
-    for index, (label, p) in enumerate(rows):
-        x = BAR_GAP + index * (BAR_WIDTH + BAR_GAP)
-        bar = float(p / top) * (CHART_HEIGHT - 20)
-        y = 20 + (CHART_HEIGHT - 20) - bar
+    for label, p in rows:
         at_least = remaining
         remaining -= p
-        level = 20 + (CHART_HEIGHT - 20) * (1 - float(min(at_least, top) / top))
-        line.append(f"{x},{level:.1f} {x + BAR_WIDTH},{level:.1f}")
+        for line in lines(label):
+            y += NAME_LINE
+            parts.append(f'<text x="{MARGIN}" y="{y - 3}" font-size="11">{escape(line)}</text>')
+        bar = max(1.0, float(p / top) * BAR_MAX) if p else 0.0
+        middle = y + BAR_HEIGHT / 2 + 3.5
         parts += [
-            f'<rect x="{x}" y="{y:.1f}" width="{BAR_WIDTH}" height="{bar:.1f}" fill="#1565c0">'
+            f'<rect x="{MARGIN}" y="{y}" width="{bar:.1f}" height="{BAR_HEIGHT}" fill="#1565c0">'
             f"<title>{escape(label)}: {p.numerator}/{p.denominator} ({percent(p)});"
             f" at least {escape(label)}: {percent(at_least)}</title></rect>",
-            f'<text x="{x + BAR_WIDTH / 2}" y="{y - 4:.1f}" font-size="10"'
-            f' text-anchor="middle">{percent(p)}</text>',
-            f'<text x="{x + BAR_WIDTH / 2}" y="{CHART_HEIGHT + 14}" font-size="11"'
-            f' text-anchor="middle">{escape(fit(label, LABEL_CHARS))}</text>',
-            f'<text x="{x + BAR_WIDTH / 2}" y="{CHART_HEIGHT + 28}" font-size="10"'
-            f' text-anchor="middle">{p.numerator}/{p.denominator}</text>',
-            f'<text x="{x + BAR_WIDTH / 2}" y="{CHART_HEIGHT + 42}" font-size="9"'
-            f' text-anchor="middle" fill="#b71c1c">&#8805;{percent(at_least)}</text>',
+            f'<text x="{MARGIN + bar + 4:.1f}" y="{middle:.1f}" font-size="10">'
+            f"{percent(p)} ({p.numerator}/{p.denominator})</text>",
+            f'<text x="{CHART_WIDTH - MARGIN}" y="{middle:.1f}" font-size="10"'
+            f' text-anchor="end" fill="#b71c1c">&#8805;{percent(at_least)}</text>',
         ]
-    for segment in line:
-        parts.append(
-            f'<polyline points="{segment}" stroke="#b71c1c" stroke-dasharray="3,2" fill="none"/>'
-        )
+        y += BAR_HEIGHT + ROW_GAP
     summary = "; ".join(f"at least {label}: {percent(p)}" for label, p in _at_least(rows)[1:2])
-    summary = fit(summary, int((width - BAR_GAP) / 5.5))  # ~5.5 px a character at 10 px
-    parts.append(
-        f'<text x="{BAR_GAP}" y="{height - 6}" font-size="10">{escape(summary)}</text></svg>'
+    for line in lines(summary, int((CHART_WIDTH - 2 * MARGIN) / 5.6)) if summary else []:
+        y += NAME_LINE
+        parts.append(
+            f'<text x="{MARGIN}" y="{y - 3}" font-size="10" fill="#b71c1c">{escape(line)}</text>'
+        )
+    height = y + MARGIN
+    return "".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="odds" width="{CHART_WIDTH}"'
+            f' height="{height}" viewBox="0 0 {CHART_WIDTH} {height}" role="img"'
+            f" aria-label={quoteattr(title)}>",
+            f"<title>{escape(title)}</title>",
+            f'<rect x="0" y="0" width="{CHART_WIDTH}" height="{height}" fill="#ffffff"/>',
+            *parts,
+            "</svg>",
+        ]
     )
-    return "".join(parts)
 
 
 def _at_least(rows: Sequence[tuple[str, Fraction]]) -> list[tuple[str, Fraction]]:

@@ -24,13 +24,12 @@ from starlette.responses import (
     StreamingResponse,
 )
 
-from ordnance.cli.status_vv import victory_of  # the same words as game status
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.limits import MAX_NUMBER, whole_number
 from ordnance.core.maps import bundled_maps
 from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
-from ordnance.game.registry import names
+from ordnance.game.registry import names, victory_of  # victory: game status's words
 from ordnance.game.result import over_sentence
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches

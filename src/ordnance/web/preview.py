@@ -26,9 +26,12 @@ from typing import Any
 from ordnance.core.command_words import CommandTable, Option
 from ordnance.core.dice import SeededDice
 from ordnance.core.errors import IllegalAction, OrdnanceError
+from ordnance.core.maps import LosVerdict
 from ordnance.core.offers import BoardOffers, Offer, names_unit, offers_from_actions
 from ordnance.core.ruleset import ChanceOutcomes, Command, CommandHelp, ProbeDice, ProbeRolled
 from ordnance.game.fold import Game
+from ordnance.game.picture import game_picture
+from ordnance.game.registry import judge_for
 from ordnance.game.rolls import NeededRoll, needed_rolls
 from ordnance.web.charts import odds_chart, percent
 from ordnance.web.views import unit_hex
@@ -206,6 +209,7 @@ class Board:
     odds_note: str = ""
     drms: list[Mapping[str, Any]] = field(default_factory=list)
     clauses: list[str] = field(default_factory=list)
+    los: LosVerdict | None = None  # judged once: the text here, the line on the map
     los_text: str | None = None
     los_clauses: list[str] = field(default_factory=list)
     dice: list[NeededRoll] = field(default_factory=list)
@@ -412,13 +416,9 @@ def _ruling(game: Game, command: Command, board: Board) -> None:
 def _sight(game: Game, board: Board) -> None:
     if not (board.firer_hex and board.target_hex):
         return
-    from ordnance.game.picture import game_picture  # noqa: PLC0415
-
     picture = game_picture(game.rules, game.state)
     if picture is None:
         return
-    from ordnance.cli.map_games import judge_for  # noqa: PLC0415 (as views.map_svg does)
-
     game_map = picture.game_map
     try:
         verdict = judge_for(game_map).los(
@@ -426,6 +426,7 @@ def _sight(game: Game, board: Board) -> None:
         )
     except (OrdnanceError, KeyError):
         return
+    board.los = verdict
     board.los_text = verdict.explanation
     board.los_clauses = [str(c) for c in getattr(verdict, "clauses", ())]
 

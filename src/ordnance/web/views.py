@@ -12,11 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from ordnance.core.errors import OrdnanceError
+from ordnance.core.maps import LosVerdict
 from ordnance.core.maps.svg import SightView, render_svg
 from ordnance.game.entries import Entry
 from ordnance.game.entry_words import entry_words
 from ordnance.game.fold import Game
 from ordnance.game.picture import game_picture
+from ordnance.game.registry import judge_for
 from ordnance.web.charts import die_face
 from ordnance.web.labels import href_for
 from ordnance.web.pictures import PICTURES
@@ -139,13 +141,17 @@ def _item(item: Mapping[str, Any]) -> str:
 
 
 class Sighted(Protocol):
-    """What a map draws a line of sight for: a preview's firer and target hexes."""
+    """What a map draws a line of sight for: a preview's firer and target hexes, and the
+    verdict it already judged for them (None: no line could be judged)."""
 
     @property
     def firer_hex(self) -> str | None: ...
 
     @property
     def target_hex(self) -> str | None: ...
+
+    @property
+    def los(self) -> LosVerdict | None: ...
 
 
 def map_svg(
@@ -158,33 +164,23 @@ def map_svg(
     A picture without a line of sight is drawn once per state and unit (:mod:`.pictures`):
     the page's largest part, 18 ms of 45 (90 ms more with a unit's sight) on the village map.
     """
-    los = preview is not None and bool(preview.firer_hex and preview.target_hex)
     where = unit_hex(game, unit) if unit else None
-    if preview is not None and los:
-        return _draw(game, (preview.firer_hex, preview.target_hex), unit, where)
+    if preview is not None and preview.firer_hex and preview.target_hex:
+        # The preview's own verdict: the line is judged once a page (web/preview.py).
+        return _draw(game, preview.los, unit, where)
     # A name that is not a unit on the map shades nothing: kept as the picture without one.
     key = (game.id, game.version, game.head, unit if where else None)
     return PICTURES.get_or_draw(key, lambda: _draw(game, None, unit, where)[0]), None
 
 
 def _draw(
-    game: Game, line: tuple[str | None, str | None] | None, unit: str | None, where: str | None
+    game: Game, verdict: LosVerdict | None, unit: str | None, where: str | None
 ) -> tuple[str | None, str | None]:
-    """The picture; ``line``: the (firer, target) hexes of a line of sight to draw."""
+    """The picture, with the line of sight ``verdict`` drawn on it (if any)."""
     picture = game_picture(game.rules, game.state)
     if picture is None:
         return None, None
     game_map = picture.game_map
-    # The face knows every ruleset's LOS judge through the CLI's map registry.
-    from ordnance.cli.map_games import judge_for  # noqa: PLC0415
-
-    verdict = None
-    if line is not None and line[0] and line[1]:
-        try:
-            firer, target = game_map.parse(line[0]), game_map.parse(line[1])
-            verdict = judge_for(game_map).los(game_map, firer, target)
-        except (OrdnanceError, KeyError):
-            verdict = None
     seen = None
     if where is not None:
         from ordnance.core.maps.visibility import Visibility  # noqa: PLC0415 (numpy: on use)

@@ -64,9 +64,22 @@
       x0 = Math.min(x0, numbers[i]); x1 = Math.max(x1, numbers[i]);
       y0 = Math.min(y0, numbers[i + 1]); y1 = Math.max(y1, numbers[i + 1]);
     }
-    at = isFinite(x0) && isFinite(y0) ? { x: (x0 + x1) / 2, y: (y0 + y1) / 2, h: y1 - y0 } : { x: 0, y: 0, h: 0 };
+    at = isFinite(x0) && isFinite(y0) ? { x: (x0 + x1) / 2, y: (y0 + y1) / 2, h: y1 - y0, w: x1 - x0 } : { x: 0, y: 0, h: 0, w: 0 };
     centres.set(el, at);
     return at;
+  }
+
+  // The note drawn in a marked hex: one short line (the MP of a move, the range of a shot,
+  // else the first verb's first word) and "+N" for the hex's other verbs. The full words are
+  // the hex's aria-label and title, and the places list's.
+  function shortNote(h) {
+    const first = h.notes.length ? h.notes[0] : "";
+    const mp = /(\d+(?:\.\d+)?)\s*MP\b/.exec(first);
+    const range = /\brange (\d+)/.exec(first);
+    const head = first.split(/[:,;(]/)[0].trim();
+    const text = mp ? mp[1] + " MP" : range ? "range " + range[1]
+      : head && head.length <= 8 ? head : h.actions[0].split("-")[0];
+    return h.actions.length > 1 ? text + " +" + (h.actions.length - 1) : text;
   }
 
   function mark(h) {
@@ -77,7 +90,7 @@
     if (!el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "0"); el.setAttribute("role", "button"); el.dataset.boardTab = "1"; }
     el.dataset.boardLabel = el.getAttribute("aria-label") || "";
     const words = h.actions.join(", ") + (h.notes.length ? " (" + h.notes.join("; ") + ")" : "");
-    el.setAttribute("aria-label", h.hex + ": " + words);
+    el.setAttribute("aria-label", "Hex " + h.hex + ": " + words);
     const overlay = document.createElementNS(SVG, "polygon");
     overlay.setAttribute("points", el.getAttribute("points") || "");
     overlay.setAttribute("class", "board-mark");
@@ -86,7 +99,7 @@
     title.textContent = h.hex + ": " + words;
     overlay.appendChild(title);
     (el.ownerSVGElement || el.parentNode).appendChild(overlay);
-    const text = h.notes.length ? h.notes.join("; ") : h.actions.join(" ");
+    const text = shortNote(h);
     const at = centre(el);
     const note = document.createElementNS(SVG, "text");
     note.setAttribute("class", "board-note");
@@ -94,7 +107,10 @@
     note.setAttribute("y", (at.y + at.h * 0.36).toFixed(1));
     note.setAttribute("text-anchor", "middle");
     note.setAttribute("pointer-events", "none");
-    note.setAttribute("font-size", Math.max(6, at.h * 0.17).toFixed(1));
+    // As large as the hex allows, never wider than it (~0.66 em a bold character): a note
+    // stays inside its hex, so notes of neighbouring hexes never run into each other.
+    const size = Math.min(at.h * 0.17, (at.w * 0.9) / (0.66 * Math.max(1, text.length)));
+    note.setAttribute("font-size", size.toFixed(1));
     note.textContent = text;
     // Above the counters, so a note on a hex with an enemy in it stays readable.
     (el.ownerSVGElement || el.parentNode).appendChild(note);

@@ -452,7 +452,10 @@
       const label = hexEl.getAttribute("data-hex");
       const acts = hexEl.getAttribute("data-action");
       if (acts) {
-        focusable(hexEl, "Hex " + label + ": " + acts.split(/\s+/).join(", "));
+        // board.js's own name of the hex (its notes: MP, range, aims) is kept.
+        const named = hexEl.getAttribute("aria-label") || "";
+        focusable(hexEl, named.startsWith("Hex " + label + ": ") ? named
+          : "Hex " + label + ": " + acts.split(/\s+/).join(", "));
         hexEl.classList.add("acting");
       } else if (hexEl.classList.contains("acting")) {
         hexEl.removeAttribute("tabindex");
