@@ -31,15 +31,15 @@ first in label order), within the MP left; without a map every hex is Open Groun
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ordnance.asl.game.scenario import Unit
 from ordnance.asl.game.state import AslState
 from ordnance.asl.mp_costs import mp_table
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
-from ordnance.core.hexgrid import Hex, Hexside
+from ordnance.core.hexgrid import Hex
 
 MOVE_RULE = "D2"
 OVERRUN_RULE = "D7"
@@ -166,11 +166,12 @@ def find_path(state: AslState, unit: Unit, dest: str) -> list[PathStep]:
 TEAM_REACH = 4
 
 
-def reach(state: AslState, unit: Unit) -> dict[Hex, int]:
+def reach(state: AslState, unit: Unit) -> Mapping[Hex, int]:
     """Every hex ``unit`` may end a move in now, with the MP the cheapest path costs (a team:
     the fewest hexes, at most :data:`TEAM_REACH`), as :func:`find_path` prices it; empty for a
     unit without a hex, or a vehicle without an MP allowance (its moves are checked hex by
-    hex, :func:`check_path`)."""
+    hex, :func:`check_path`). Kept per ground (:func:`_ground`), hex and MP left: the next
+    versions of a game, and other games of the scenario, ask for the same again."""
     sheet = state.sheet
     here = state.status[unit.id].hex
     if here is None or sheet.labels is None:
@@ -179,6 +180,10 @@ def reach(state: AslState, unit: Unit) -> dict[Hex, int]:
     if left is None:
         return {}
     fresh = unit.afv is not None and _spent(state, unit) == 0
+    ground = _ground(state, unit)
+    kept = ground.reaches.get((here, left, fresh))
+    if kept is not None:
+        return kept
     board = sheet.board
     best: dict[Hex, int] = {here: 0}
     queue: list[tuple[int, int, Hex]] = [(0, 0, here)]
@@ -199,6 +204,7 @@ def reach(state: AslState, unit: Unit) -> dict[Hex, int]:
             best[there] = total
             heapq.heappush(queue, (total, steps + 1, there))
     del best[here]
+    ground.reaches[(here, left, fresh)] = best
     return best
 
 
@@ -215,15 +221,10 @@ def _start(state: AslState, unit: Unit) -> Hex:
 
 
 def _enter(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
-    """:func:`_entered`, remembered per state and unit: a search prices the same steps again
-    and again, and a board probes a move to every hex it reaches from the same state."""
-    key = (id(state), unit.id)
-    kept = _PRICED.get(key)
-    if kept is None or kept[0] is not state:
-        if len(_PRICED) >= _PRICED_KEPT:
-            _PRICED.clear()  # start again (safe beside other threads, unlike eviction)
-        kept = _PRICED[key] = (state, {})
-    steps = kept[1]
+    """:func:`_entered`, remembered per ground (:func:`_ground`): a search prices the same
+    steps again and again, a board probes a move to every hex it reaches, and the versions of
+    a game (and the games of a scenario) price a step alike while its ground stays."""
+    steps = _ground(state, unit).steps
     found = steps.get((here, there, first))
     if found is None:
         try:
@@ -236,9 +237,49 @@ def _enter(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
     raise found.with_traceback(None)
 
 
-# (state id, unit) -> the state (whose id it is) and its priced steps, or their refusals.
-_PRICED: dict[tuple[int, str], tuple[AslState, dict[Any, PathStep | OrdnanceError]]] = {}
-_PRICED_KEPT = 64
+@dataclass
+class _Ground:
+    """What a unit's moves are priced on, and what was priced on it: each step entered (or
+    its refusal) and each reach worked out (by hex, MP left and whether it is fresh)."""
+
+    owner: object  # the object whose id the ground's key holds
+    steps: dict[tuple[Hex, Hex, bool], PathStep | OrdnanceError] = field(default_factory=dict)
+    reaches: dict[tuple[Hex, int, bool], dict[Hex, int]] = field(default_factory=dict)
+
+
+def _ground(state: AslState, unit: Unit) -> _Ground:
+    """The ground ``unit`` moves on in ``state``: all that :func:`_entered` reads. That is the
+    map (the sheet without one: its labels), the unit (its id names it in a refusal; its
+    allowance prices ALL), the enemy units and their hexes, and the SMOKE's hexes, so a new
+    version (a phase, a shot) keeps it, and so do the other games of the scenario."""
+    key = (id(state), unit.id)
+    kept = _BY_STATE.get(key)
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    sheet = state.sheet
+    owner: object = sheet if sheet.game_map is None else sheet.game_map
+    # An enemy is named in the refusal to enter its hex.
+    enemies = frozenset(
+        (u.id, state.status[u.id].hex) for u in sheet.units.values() if u.side != unit.side
+    )
+    allowance = None if unit.afv is None else (unit.afv.mp,)
+    ground = (id(owner), unit.id, allowance, enemies, frozenset(m.hex for m in state.smoke))
+    found = _GROUNDS.get(ground)
+    if found is None or found.owner is not owner:
+        if len(_GROUNDS) >= _KEPT:
+            _GROUNDS.clear()  # start again (safe beside other threads, unlike eviction)
+        found = _GROUNDS[ground] = _Ground(owner)
+    if len(_BY_STATE) >= _KEPT:
+        _BY_STATE.clear()
+    _BY_STATE[key] = (state, found)
+    return found
+
+
+# (state id, unit) -> the state (whose id it is) and its ground; (owner id, unit, allowance,
+# enemies and their hexes, SMOKE hexes) -> the ground.
+_BY_STATE: dict[tuple[int, str], tuple[AslState, _Ground]] = {}
+_GROUNDS: dict[tuple[Any, ...], _Ground] = {}
+_KEPT = 64
 
 
 def _entered(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
@@ -285,7 +326,7 @@ def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
             )
         mp, parts = allowance, [f"{terrain} ALL ({allowance})"]
     if game_map is not None:
-        feature = game_map.hexside(Hexside.between(here, there))
+        feature = game_map.between(here, there)
         if feature is not None:
             side = table.hexside(feature)
             if not side.allowed:
@@ -298,6 +339,8 @@ def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
         if climb > 0:
             up = climb * table.per_level_up
             mp, parts = mp + up, [*parts, f"{climb} level(s) up +{up}"]
-    if any(m.hex == there for m in state.smoke) or (game_map and game_map.markers_in(there)):
+    if any(m.hex == there for m in state.smoke) or (
+        game_map is not None and game_map.markers_in(there)
+    ):
         mp, parts, rules = mp + table.smoke, [*parts, f"SMOKE +{table.smoke}"], [*rules, "A24.7"]
     return PathStep(there, mp, ", ".join(parts), tuple(rules))
