@@ -36,6 +36,7 @@ from ordnance.game.dberrors import StorageError
 from ordnance.game.registry import names, ruleset
 from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
 from ordnance.game.service import Applied, GameService, NewGame
+from ordnance.web.warm import Warmer
 
 T = TypeVar("T")
 
@@ -124,6 +125,8 @@ class News:
         self.versions: dict[str, int] = {}
         self.lock = threading.Lock()
         self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+        # Told of each new version some page listens for (:class:`~.warm.Warmer`).
+        self.watched: Callable[[str, int], None] | None = None
 
     def note(self, game: str, version: int) -> None:
         with self.lock:
@@ -131,6 +134,8 @@ class News:
                 return
             self.versions[game] = version
             waiting = list(self._waiting.get(game, ()))
+        if waiting and self.watched is not None:
+            self.watched(game, version)
         for loop, event in waiting:
             loop.call_soon_threadsafe(event.set)
 
@@ -215,14 +220,20 @@ class AiMove:
 class Table:
     """The service behind every page and API call of one app."""
 
-    def __init__(self, db: str | None, ai_keys: Path | None = None) -> None:
+    def __init__(self, db: str | None, ai_keys: Path | None = None, *, warm: bool = True) -> None:
         self.service = GameService(db)
         self.lock = threading.RLock()
         self.news = News()
         self.ai = AiKeys(ai_keys)
         self.ai_moves: dict[str, list[AiMove]] = {}
+        # A new version's picture and offers, worked out before its pages ask (:mod:`.warm`).
+        self.warmer = Warmer(self) if warm else None
+        if self.warmer is not None:
+            self.news.watched = self.warmer.note
 
     def close(self) -> None:
+        if self.warmer is not None:
+            self.warmer.stop()
         self.service.close()
 
     def call(self, action: Callable[[GameService], T]) -> T:
