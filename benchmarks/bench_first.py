@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import sys
 import tempfile
@@ -70,7 +71,7 @@ class Step:
         """One line of the table, at most 80 characters.
 
         >>> Step("offers", [(10.0, 12.0), (30.0, 31.0)], [(2.0, 2.5)]).row()
-        'offers         2    30.0    30.0    31.0     2.0   15.0x      <40  pass'
+        'offers          2    30.0    30.0    31.0     2.0   15.0x      <40  pass'
         """
         if not self.first:
             return f"{self.name:<12} {0:>4}   n/a"
@@ -156,11 +157,12 @@ class Game:
         return found
 
     def do(self, side: str, words: list[str]) -> httpx.Response:
-        return self.client.post(
+        answer: httpx.Response = self.client.post(
             f"/api/games/{self.id}/do",
             json={"side": side, "words": words},
             headers={"Authorization": f"Bearer {self.tokens[side]}"},
         )
+        return answer
 
 
 def kinds(offers: dict[str, Any]) -> list[tuple[str, int]]:
@@ -189,14 +191,12 @@ def version_steps(game: Game, steps: Steps, think: float) -> bool:
     steps.twice("page", lambda: get(base), lambda _: True)
     mover = None
     for unit in UNITS[side]:
-        query = {"unit": unit}
-        offers = steps.twice(
-            "offers", lambda q=query: get(f"{base}/offers", params=q), lambda a: a.json()["hexes"]
-        )
+        asked = functools.partial(get, f"{base}/offers", params={"unit": unit})
+        offers = steps.twice("offers", asked, lambda a: bool(a.json()["hexes"]))
         body = offers.json()
         for hex, pick in kinds(body):
             query = {"unit": unit, "hex": hex, "pick": str(pick)}
-            steps.twice("preview", lambda q=query: get(f"{base}/preview", params=q), bool)
+            steps.twice("preview", functools.partial(get, f"{base}/preview", params=query), bool)
         moves = [p["hex"] for p in body["hexes"] if "move" in p["actions"]]
         if moves and mover is None and (status["version"], unit) not in game.moved:
             mover = (unit, moves[len(moves) // 2])
