@@ -3,14 +3,17 @@
 A click that matters is the first one after the game moved on: a cache by version helps only
 the second. This plays the D13 demo (``examples/asl-d13-demo.yaml``, the ASL village map)
 through the web app in this process (Starlette's TestClient, a fresh SQLite file) and, at
-every version, takes the side to move's requests in the order a player makes them:
+every version, takes the requests in the order the pages and a player make them:
 
-- ``page``: the side's table page (the first at the version draws the map);
+- ``page``: the first table page at the version (the first draws the map): the other side's,
+  asked at once after the action, as its event makes it;
 - ``offers``: ``GET .../offers?unit=U`` for each of the side's units;
 - ``preview``: ``GET .../preview?unit=U&hex=H&pick=P`` for one hex of each kind of offer (a
   shot per ammunition, a move, a dispenser target...);
 - ``action``: the command that makes the next version (a move through the JSON API while a
-  unit in its Movement Phase has not moved, else "phase next").
+  unit in its Movement Phase has not moved, else "phase next");
+- ``push``: the action and then, at once, the other side's page at the new version (what its
+  event makes it fetch): whether warming slows what the push brings.
 
 Each request is sent twice: the first answer is the step, the same request again is the
 baseline "cached answer". Times are CPU milliseconds of this process (``time.process_time``:
@@ -19,10 +22,10 @@ The targets (issue 27, the server's share of the board's steps) are for the firs
 CPU: page 25 ms, offers 40 ms, preview 60 ms. The first game's first answers in a fresh
 process (imports, templates, the map's lines of sight) are printed apart ("cold process").
 
-``--warm``: the app warms each new version (:mod:`ordnance.web.warm`); the bench then waits
-``--think`` ms (a player's pause before a click, 300 by default) after each version before
-asking, so the steps show what a player meets. Without it, warming is off and every first
-answer is worked out on the request.
+``--warm``: the app warms each new version (:mod:`ordnance.web.warm`; a page's event stream
+listens to each game), and the bench waits ``--think`` ms (a player's pause before a click,
+300 by default) after the pages before the offers, so the steps show what a player meets.
+Without it, warming is off and every first answer is worked out on the request.
 
 Run: .venv/bin/python benchmarks/bench_first.py [--versions 30] [--warm [--think 300]]
 """
@@ -55,7 +58,7 @@ with warnings.catch_warnings():
 
 SCENARIO = harness.ROOT / "examples" / "asl-d13-demo.yaml"
 UNITS = {"american": ("m24", "m10", "baz"), "german": ("pz4", "jgdpz")}
-TARGETS = {"page": 25.0, "offers": 40.0, "preview": 60.0, "action": 0.0}
+TARGETS = {"page": 25.0, "offers": 40.0, "preview": 60.0, "action": 0.0, "push": 0.0}
 
 
 @dataclass
@@ -188,7 +191,8 @@ def version_steps(game: Game, steps: Steps, think: float) -> bool:
         time.sleep(think / 1000)
     base = f"/games/{game.id}/{side}"
     get = game.client.get
-    steps.twice("page", lambda: get(base), lambda _: True)
+    if not steps.cold["page"].first:  # a game's first page (later ones: after the action)
+        steps.twice("page", lambda: get(base), lambda _: True)
     mover = None
     for unit in UNITS[side]:
         asked = functools.partial(get, f"{base}/offers", params={"unit": unit})
@@ -208,6 +212,13 @@ def version_steps(game: Game, steps: Steps, think: float) -> bool:
     if answer.status_code != 200:
         answer, spent = timed(lambda: game.do(side, ["phase", "next"]))
     steps.steps["action"].first.append(spent)
+    # The push: the other side's page at the new version, asked at once (its event makes it
+    # fetch it), the first page at that version; then the acting side's (its redirect).
+    other = next(s for s in UNITS if s != side)
+    page = steps.steps["page"]
+    steps.twice("page", lambda: get(f"/games/{game.id}/{other}"), lambda _: False)
+    steps.steps["push"].first.append((spent[0] + page.first[-1][0], spent[1] + page.first[-1][1]))
+    get(base)
     if "phase" in words or answer.status_code != 200:
         game.moved.clear()
     return True

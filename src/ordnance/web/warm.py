@@ -36,10 +36,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("ordnance.web")
 PENDING = 32  # games whose newest version waits to be warmed
 UNITS = 12  # units of the side to move whose offers are worked out, at most
-# A pause before a version's work: the action that made it answers first (the threads share
-# one interpreter); the pages after the push ask later than this. bench_first.py: the
-# action's answer, wall p50 26 ms cold, 46 ms warming at once, DELAYED ms with the pause.
+# Pauses after a version is noted (the threads share one interpreter): before its picture,
+# so the action that made it answers first (bench_first.py, the action's answer: wall p50
+# 26 ms without warming, 46 ms warming at once, 23 ms after the pause); before its offers, so
+# the pages the push brings (drawn by then) are not slowed by them, while a player's click
+# comes later than that.
 DELAY = 0.02
+OFFERS_DELAY = 0.15
 _PROCESS = threading.Lock()
 _PROCESS_STARTED = threading.Event()
 
@@ -109,7 +112,7 @@ class Warmer:
 
     def _run(self) -> None:
         while (job := self._next()) is not None:
-            time.sleep(DELAY)
+            time.sleep(DELAY)  # the bound on a job's pauses: the next waits for these
             try:
                 self.warm(*job)
             except Exception:  # an optimisation: the page's own request meets and says it
@@ -130,6 +133,9 @@ class Warmer:
         views.map_svg(folded, None)
         side = folded.rules.to_move(folded.state)
         if side is None:
+            return
+        time.sleep(OFFERS_DELAY - DELAY)
+        if self._passed(game, version):
             return
         acting, _ = preview.unit_actions(folded, side)
         for unit in acting[:UNITS]:
