@@ -5,7 +5,7 @@ a player waits for. So:
 
 * :func:`warm_process` (once per process, in a thread, when an app starts): the modules the
   board imports on use (numpy, the lines of sight), the page templates compiled. A fresh
-  server's first offers were ~400 ms of CPU, 210 of them importing numpy (bench_first.py,
+  server's first offers were ~250-400 ms of CPU, ~210 of them importing numpy (bench_first.py,
   "cold process").
 * :class:`Warmer` (after a game moves on, while a page of it listens): in one background
   thread, outside the table's lock, the drawn map of the new version (:mod:`.pictures`; the
