@@ -132,7 +132,7 @@ class Warmer:
             return
         views.map_svg(folded, None)
         side = folded.rules.to_move(folded.state)
-        if side is None:
+        if side is None or side in table.ai.sides(game):  # the AI asks for no offers
             return
         time.sleep(OFFERS_DELAY - DELAY)
         if self._passed(game, version):
