@@ -56,6 +56,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_vsav.py
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_web.py
+	$(BIN)/python benchmarks/bench_first.py
+	$(BIN)/python benchmarks/bench_first.py --warm
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python benchmarks/bench_board.py
 

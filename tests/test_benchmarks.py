@@ -18,11 +18,11 @@ STEPS = ("page ready", "counter -> hexes", "hex -> preview", "push")
 NUMBER = r"\d+\.\d"
 
 
-def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+def run_bench(*args: str, bench: str = "bench_board.py") -> subprocess.CompletedProcess[str]:
     src = str(Path(__file__).resolve().parents[1] / "src")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
     return subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_board.py"), *args],
+        [sys.executable, str(BENCHMARKS / bench), *args],
         capture_output=True,
         text=True,
         timeout=600,
@@ -58,3 +58,21 @@ def test_bench_board_rows_say_pass_fail_or_why_not() -> None:
     assert missing.row() == "counter -> hexes     0   n/a: no [data-action] hex"
     slow = bench.Step("push", [300.0, 310.0])
     assert slow.row().endswith("FAIL") and len(slow.row()) <= 80
+
+
+@pytest.mark.clause("SYS.odds")
+@pytest.mark.parametrize("warm", [False, True])
+def test_bench_first_times_first_and_cached_answers_at_each_version(warm: bool) -> None:
+    done = run_bench("--versions", "3", "--think", "50", *(["--warm"] if warm else []),
+                     bench="bench_first.py")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    assert f"warm {'on' if warm else 'off'}" in lines[0]
+    rows = [line for line in lines if line.split(" ", 1)[0] in ("page", "offers", "preview")]
+    # Three versions, a page after each action (the game's first page is the cold process's),
+    # then the cold process's rows.
+    assert re.search(rf"^page\s+3\s+{NUMBER}\s+{NUMBER}\s+{NUMBER}\s+{NUMBER}", rows[0])
+    assert all(row.endswith(("pass", "FAIL", "n/a")) for row in rows), rows
+    sys.path.insert(0, str(BENCHMARKS))
+    assert doctest.testmod(importlib.import_module("bench_first")).failed == 0

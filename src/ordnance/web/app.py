@@ -33,6 +33,7 @@ from ordnance.web import api, board, connections, labels, notify, pages
 from ordnance.web.answers import database_errors, database_failure
 from ordnance.web.limits import Guard, Limits
 from ordnance.web.table import Table
+from ordnance.web.warm import start_process_warm
 
 # No inline script or style anywhere: table.js and table.css are the only ones.
 CSP = (
@@ -47,14 +48,17 @@ def create_app(
     ai_keys: Path | None = None,
     limits: Limits | None = None,
     trusted_proxies: list[str] | None = None,
+    warm: bool = True,
 ) -> FastAPI:
     """The app over the games in ``db`` (any URL the CLI's ``--db`` takes).
 
     ``limits``: the rates per client (default: :class:`~.limits.Limits`' documented ones);
     ``trusted_proxies``: addresses of reverse proxies whose ``X-Forwarded-For`` and
-    ``X-Forwarded-Proto`` are believed (none by default: the peer is the client).
+    ``X-Forwarded-Proto`` are believed (none by default: the peer is the client); ``warm``:
+    work out in the background what pages will ask for first (:mod:`.warm`: the process's
+    imports at start, each new version's picture and offers while a page of it listens).
     """
-    table = Table(db, ai_keys)
+    table = Table(db, ai_keys, warm=warm)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -62,6 +66,8 @@ def create_app(
         connections.quiet_accept_errors(asyncio.get_running_loop())
         # Learn of other processes' writes from the start (LISTEN/NOTIFY, or polling SQLite).
         app.state.watcher = notify.start(table)
+        if warm:
+            start_process_warm()
         yield
         watcher = getattr(app.state, "watcher", None)
         if watcher is not None:

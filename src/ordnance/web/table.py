@@ -45,6 +45,7 @@ from ordnance.game.registry import names, ruleset
 from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
 from ordnance.game.service import Applied, GameService, NewGame
 from ordnance.web.ai_runner import AiRunner
+from ordnance.web.warm import Warmer
 
 T = TypeVar("T")
 
@@ -141,6 +142,8 @@ class News:
         self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
         self._pokes: dict[str, int] = {}
         self._moved: dict[str, float] = {}  # when each game last moved on, as seen here
+        # Told of each new version some page listens for (:class:`~.warm.Warmer`).
+        self.watched: Callable[[str, int], None] | None = None
 
     def note(self, game: str, version: int) -> None:
         with self.lock:
@@ -149,6 +152,9 @@ class News:
             if game in self.versions:  # a move seen here, not the first look at a game
                 self._moved[game] = time.monotonic()
             self.versions[game] = version
+            watched = self.watched if self._waiting.get(game) else None
+        if watched is not None:
+            watched(game, version)
         self._wake(game)
 
     def poke(self, game: str) -> None:
@@ -263,7 +269,7 @@ class AiState:
 class Table:
     """The service behind every page and API call of one app."""
 
-    def __init__(self, db: str | None, ai_keys: Path | None = None) -> None:
+    def __init__(self, db: str | None, ai_keys: Path | None = None, *, warm: bool = True) -> None:
         self.service = GameService(db)
         self.lock = threading.RLock()
         self.news = News()
@@ -275,10 +281,16 @@ class Table:
             to_move=self._to_move,
             told=self.news.poke,
         )
+        # A new version's picture and offers, worked out before its pages ask (:mod:`.warm`).
+        self.warmer = Warmer(self) if warm else None
+        if self.warmer is not None:
+            self.news.watched = self.warmer.note
 
     def close(self, timeout: float = AI_SHUTDOWN) -> None:
-        """End the AI's runs (:meth:`.AiRunner.close`), then the service."""
+        """End the AI's runs (:meth:`.AiRunner.close`) and the warming, then the service."""
         self.runner.close(timeout)
+        if self.warmer is not None:
+            self.warmer.stop()
         self.service.close()
 
     def call(self, action: Callable[[GameService], T]) -> T:

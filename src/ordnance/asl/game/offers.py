@@ -48,9 +48,8 @@ from ordnance.asl.game import resolve as rules
 from ordnance.asl.game.commands import COMMANDS, command_text
 from ordnance.asl.game.paths import reach
 from ordnance.asl.game.scenario import Unit
-from ordnance.asl.game.sight import live_map
+from ordnance.asl.game.sight import visibility
 from ordnance.asl.game.state import AslState
-from ordnance.asl.los import JUDGE
 from ordnance.asl.notation import Family
 from ordnance.asl.smoke import Phase
 from ordnance.core.hexgrid import Hex
@@ -94,8 +93,6 @@ def _kept(kept: dict[Any, tuple[Any, Any]], key: Any, owner: Any, make: Callable
 T = TypeVar("T")
 _OFFERS: dict[Any, tuple[Any, Any]] = {}  # (state id, side, unit) -> (state, offers)
 _LEGAL: dict[Any, tuple[Any, Any]] = {}  # (state id, side) -> (state, legal actions)
-_SIGHT: dict[Any, tuple[Any, Any]] = {}  # (sheet id, SMOKE) -> (sheet, Visibility)
-_REACH: dict[Any, tuple[Any, Any]] = {}  # (sheet id, unit, hex, ...) -> (sheet, MP by hex)
 _SEEN: dict[Any, tuple[Any, Any]] = {}  # (sheet id, SMOKE, hex) -> (sheet, hexes it sees)
 _KEEP = 256
 _LOCK = Lock()
@@ -140,12 +137,7 @@ def _own_hex(state: AslState, unit: Unit, here: Hex, args: Any, text: str) -> li
 
 def _move(state: AslState, unit: Unit, here: Hex, args: Any, text: str) -> list[Offer]:
     sheet = state.sheet
-    status = state.status[unit.id]
-    enemies = frozenset(state.status[u.id].hex for u in sheet.units.values() if u.side != unit.side)
-    spent = None if status.afv is None else status.afv.mp_spent
-    # The hexes a move reaches change only with these: kept across the states of a phase.
-    key = (id(sheet), unit.id, here, spent, state.smoke, enemies)
-    costs = _kept(_REACH, key, sheet, lambda: reach(state, unit))
+    costs = reach(state, unit)  # kept across the states and games that share its ground
     found: list[Offer] = []
     if unit.afv is not None and unit.afv.mp is None:
         for there in here.neighbours():  # no allowance: a path is given hex by hex
@@ -225,22 +217,10 @@ def _seen_near(state: AslState, here: Hex) -> tuple[Hex, ...]:
     sheet = state.sheet
     assert sheet.labels is not None
     hexes = [h for h in sheet.labels.hexes() if 0 < here.distance(h) <= SMOKE_OFFER_RANGE]
-    game_map = sheet.game_map
-    if game_map is None:
+    sight = visibility(state)
+    if sight is None:
         return tuple(hexes)
-    visibility = _kept(
-        _SIGHT, (id(state.sheet), state.smoke), state.sheet, lambda: _visibility(state)
-    )
-    return tuple(h for h in hexes if visibility.seen(here, h) is not None)
-
-
-def _visibility(state: AslState) -> Any:
-    """The map's lines of sight with the game's SMOKE on it, judged by the ASL judge."""
-    from ordnance.core.maps.visibility import Visibility  # noqa: PLC0415 (numpy: on use)
-
-    game_map = live_map(state)
-    assert game_map is not None
-    return Visibility(game_map, JUDGE)
+    return tuple(h for h in hexes if sight.seen(here, h) is not None)
 
 
 def _canister(state: AslState, unit: Unit, here: Hex, args: Any, text: str) -> list[Offer]:

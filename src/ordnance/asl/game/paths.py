@@ -31,15 +31,15 @@ first in label order), within the MP left; without a map every hex is Open Groun
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ordnance.asl.game.scenario import Unit
 from ordnance.asl.game.state import AslState
 from ordnance.asl.mp_costs import mp_table
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
-from ordnance.core.hexgrid import Hex, Hexside
+from ordnance.core.hexgrid import Hex
 
 MOVE_RULE = "D2"
 OVERRUN_RULE = "D7"
@@ -116,8 +116,28 @@ def find_path(state: AslState, unit: Unit, dest: str) -> list[PathStep]:
         raise BadInput(
             "unit", unit.id, "the scenario gives it no MP allowance ('mp'): give the path"
         )
-    limit = left if left is not None else 2 * start.distance(goal)
     fresh = unit.afv is not None and _spent(state, unit) == 0
+    # Kept per ground: a preview resolves the move three times (probe, then two rolls).
+    ground, enemies = _ground(state, unit)
+    key = (start, goal, left, fresh, enemies)
+    found = ground.paths.get(key)
+    if found is None:
+        try:
+            found = tuple(_search(state, unit, start, goal, left, fresh=fresh))
+        except OrdnanceError as refused:
+            found = refused
+        ground.paths[key] = found
+    if isinstance(found, OrdnanceError):
+        raise found.with_traceback(None)
+    return list(found)
+
+
+def _search(
+    state: AslState, unit: Unit, start: Hex, goal: Hex, left: int | None, *, fresh: bool
+) -> list[PathStep]:
+    """:func:`find_path`'s search from ``start`` to ``goal`` with ``left`` MP."""
+    sheet = state.sheet
+    limit = left if left is not None else 2 * start.distance(goal)
     assert sheet.labels is not None  # _start refuses a sheet without labels
     board = sheet.board
     best: dict[Hex, int] = {start: 0}
@@ -166,11 +186,12 @@ def find_path(state: AslState, unit: Unit, dest: str) -> list[PathStep]:
 TEAM_REACH = 4
 
 
-def reach(state: AslState, unit: Unit) -> dict[Hex, int]:
+def reach(state: AslState, unit: Unit) -> Mapping[Hex, int]:
     """Every hex ``unit`` may end a move in now, with the MP the cheapest path costs (a team:
     the fewest hexes, at most :data:`TEAM_REACH`), as :func:`find_path` prices it; empty for a
     unit without a hex, or a vehicle without an MP allowance (its moves are checked hex by
-    hex, :func:`check_path`)."""
+    hex, :func:`check_path`). Kept per ground (:func:`_ground`), hex, MP left and the enemy's
+    hexes: the next versions of a game, and other games of the scenario, ask again."""
     sheet = state.sheet
     here = state.status[unit.id].hex
     if here is None or sheet.labels is None:
@@ -179,6 +200,10 @@ def reach(state: AslState, unit: Unit) -> dict[Hex, int]:
     if left is None:
         return {}
     fresh = unit.afv is not None and _spent(state, unit) == 0
+    ground, enemies = _ground(state, unit)
+    kept = ground.reaches.get((here, left, fresh, enemies))
+    if kept is not None:
+        return kept
     board = sheet.board
     best: dict[Hex, int] = {here: 0}
     queue: list[tuple[int, int, Hex]] = [(0, 0, here)]
@@ -199,6 +224,7 @@ def reach(state: AslState, unit: Unit) -> dict[Hex, int]:
             best[there] = total
             heapq.heappush(queue, (total, steps + 1, there))
     del best[here]
+    ground.reaches[(here, left, fresh, enemies)] = best
     return best
 
 
@@ -215,34 +241,29 @@ def _start(state: AslState, unit: Unit) -> Hex:
 
 
 def _enter(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
-    """:func:`_entered`, remembered per state and unit: a search prices the same steps again
-    and again, and a board probes a move to every hex it reaches from the same state."""
-    key = (id(state), unit.id)
-    kept = _PRICED.get(key)
-    if kept is None or kept[0] is not state:
-        if len(_PRICED) >= _PRICED_KEPT:
-            _PRICED.clear()  # start again (safe beside other threads, unlike eviction)
-        kept = _PRICED[key] = (state, {})
-    steps = kept[1]
-    found = steps.get((here, there, first))
+    """Check one hex entered from ``here`` and price it (0 MP for a team).
+
+    A hex holding an enemy unit is refused first (D7); the price (or refusal) of any other
+    step is remembered per ground (:func:`_ground`): a search prices the same steps again and
+    again, a board probes a move to every hex it reaches, and the versions of a game (and the
+    games of a scenario) price a step alike while its ground stays."""
+    ground, enemies = _ground(state, unit)
+    if there in enemies:
+        _overrun(state, unit, there)
+    found = ground.steps.get((here, there, first))
     if found is None:
         try:
-            found = _entered(state, unit, here, there, first=first)
+            found = _step(state, unit, here, there, first=first)
         except (IllegalAction, BadInput) as refused:
             found = refused
-        steps[(here, there, first)] = found
+        ground.steps[(here, there, first)] = found
     if isinstance(found, PathStep):
         return found
     raise found.with_traceback(None)
 
 
-# (state id, unit) -> the state (whose id it is) and its priced steps, or their refusals.
-_PRICED: dict[tuple[int, str], tuple[AslState, dict[Any, PathStep | OrdnanceError]]] = {}
-_PRICED_KEPT = 64
-
-
-def _entered(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
-    """Check one hex entered from ``here`` and price it (0 MP for a team)."""
+def _overrun(state: AslState, unit: Unit, there: Hex) -> None:
+    """Refuse to enter a hex that holds an enemy unit."""
     sheet = state.sheet
     enemies = [
         u.id
@@ -256,9 +277,60 @@ def _entered(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool)
             f"{label} holds the enemy's {', '.join(enemies)}: entering it would be an Overrun,"
             " which this engine does not model",
         )
+
+
+def _step(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
     if unit.afv is None:
         return PathStep(there, 0, "a team's MF are not counted", ())
     return _price(state, unit, here, there, first=first)
+
+
+@dataclass
+class _Ground:
+    """What a unit's steps are priced on, and what was worked out on it: each step (or its
+    refusal), each reach and each cheapest path (by hexes, MP left, freshness and the
+    enemy's hexes)."""
+
+    owner: object  # the object whose id the ground's key holds
+    steps: dict[tuple[Hex, Hex, bool], PathStep | OrdnanceError] = field(default_factory=dict)
+    reaches: dict[tuple[Any, ...], dict[Hex, int]] = field(default_factory=dict)
+    paths: dict[tuple[Any, ...], tuple[PathStep, ...] | OrdnanceError] = field(default_factory=dict)
+
+
+def _ground(state: AslState, unit: Unit) -> tuple[_Ground, frozenset[Hex | None]]:
+    """The ground ``unit`` moves on in ``state`` and the hexes of the enemy's units.
+
+    The ground is all that pricing a step (:func:`_step`) reads: the map (the sheet without
+    one: its labels), the unit (its id names it in a refusal; its allowance prices ALL) and
+    the SMOKE's hexes. So a new version (a phase, a shot, a move of either side) keeps it, and
+    so do the other games of the scenario: bench_first.py, the M24's and the PzIV's first
+    move offers in the D13 demo's MPh, 50-100 ms of CPU when every state priced its steps
+    afresh."""
+    key = (id(state), unit.id)
+    kept = _BY_STATE.get(key)
+    if kept is not None and kept[0] is state:
+        return kept[1], kept[2]
+    sheet = state.sheet
+    owner: object = sheet if sheet.game_map is None else sheet.game_map
+    allowance = None if unit.afv is None else (unit.afv.mp,)
+    ground = (id(owner), unit.id, allowance, frozenset(m.hex for m in state.smoke))
+    found = _GROUNDS.get(ground)
+    if found is None or found.owner is not owner:
+        if len(_GROUNDS) >= _KEPT:
+            _GROUNDS.clear()  # start again (safe beside other threads, unlike eviction)
+        found = _GROUNDS[ground] = _Ground(owner)
+    enemies = frozenset(state.status[u.id].hex for u in sheet.units.values() if u.side != unit.side)
+    if len(_BY_STATE) >= _KEPT:
+        _BY_STATE.clear()
+    _BY_STATE[key] = (state, found, enemies)
+    return found, enemies
+
+
+# (state id, unit) -> the state (whose id it is), its ground and the enemy's hexes; (owner id,
+# unit, allowance, SMOKE hexes) -> the ground.
+_BY_STATE: dict[tuple[int, str], tuple[AslState, _Ground, frozenset[Hex | None]]] = {}
+_GROUNDS: dict[tuple[Any, ...], _Ground] = {}
+_KEPT = 64
 
 
 def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -> PathStep:
@@ -285,7 +357,7 @@ def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
             )
         mp, parts = allowance, [f"{terrain} ALL ({allowance})"]
     if game_map is not None:
-        feature = game_map.hexside(Hexside.between(here, there))
+        feature = game_map.between(here, there)
         if feature is not None:
             side = table.hexside(feature)
             if not side.allowed:
@@ -298,6 +370,8 @@ def _price(state: AslState, unit: Unit, here: Hex, there: Hex, *, first: bool) -
         if climb > 0:
             up = climb * table.per_level_up
             mp, parts = mp + up, [*parts, f"{climb} level(s) up +{up}"]
-    if any(m.hex == there for m in state.smoke) or (game_map and game_map.markers_in(there)):
+    if any(m.hex == there for m in state.smoke) or (
+        game_map is not None and game_map.markers_in(there)
+    ):
         mp, parts, rules = mp + table.smoke, [*parts, f"SMOKE +{table.smoke}"], [*rules, "A24.7"]
     return PathStep(there, mp, ", ".join(parts), tuple(rules))

@@ -17,13 +17,17 @@ line as in LOS and says so, leaving the check to the players at the table (READM
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ordnance.asl.game.markers import GRENADE_SMOKE, SmokeMarker, on_map
 from ordnance.asl.game.state import AslState
-from ordnance.asl.los import asl_los
+from ordnance.asl.los import JUDGE, asl_los
 from ordnance.asl.smoke import Phase
 from ordnance.core.hexgrid import Hex
 from ordnance.core.maps import GameMap, LosVerdict
+
+if TYPE_CHECKING:
+    from ordnance.core.maps.visibility import Visibility
 
 UNSEEN = (
     "The scenario has no map (or a unit has no hex), so the engine cannot judge LOS: it is"
@@ -56,11 +60,31 @@ def los(
     return verdict
 
 
-_Live = tuple[GameMap, GameMap, dict[tuple[Hex, Hex], LosVerdict]]
+def visibility(state: AslState) -> Visibility | None:
+    """Every line of sight of the live map at once (:class:`~ordnance.core.maps.visibility.
+    Visibility`, by the ASL judge); None without a map.
+
+    Kept with the live map, so every state with the same map and SMOKE shares it, whatever
+    its game or version: a board's first offers at a new version (a phase, a move) build none
+    (bench_first.py: 14 of the M24's 31 ms in the D13 demo's Prep Fire Phase)."""
+    kept = _live(state, state.smoke)
+    if kept is None:
+        return None
+    if kept[3]:
+        return kept[3][0]
+    from ordnance.core.maps.visibility import Visibility  # noqa: PLC0415 (numpy: on use)
+
+    made = Visibility(kept[1], JUDGE)
+    kept[3][:] = [made]  # two threads may both build one: the same value either way
+    return made
+
+
+_Live = tuple[GameMap, GameMap, dict[tuple[Hex, Hex], LosVerdict], list["Visibility"]]
 
 
 def _live(state: AslState, markers: tuple[SmokeMarker, ...]) -> _Live | None:
-    """The scenario's map, the live map with ``markers`` on it, and its verdicts so far."""
+    """The scenario's map, the live map with ``markers`` on it, its verdicts so far, and its
+    :class:`Visibility` once one was asked for."""
     game_map = state.sheet.game_map
     if game_map is None:
         return None
@@ -69,11 +93,12 @@ def _live(state: AslState, markers: tuple[SmokeMarker, ...]) -> _Live | None:
     if kept is None or kept[0] is not game_map:
         if len(_LIVE) >= _KEPT:
             _LIVE.clear()  # start again (safe beside other threads, unlike eviction)
-        kept = _LIVE[key] = (game_map, on_map(game_map, markers), {})
+        kept = _LIVE[key] = (game_map, on_map(game_map, markers), {}, [])
     return kept
 
 
-# (id of the scenario's map, SMOKE) -> that map (whose id it is), the live map, its verdicts.
+# (id of the scenario's map, SMOKE) -> that map (whose id it is), the live map, its verdicts,
+# its Visibility.
 _LIVE: dict[tuple[int, tuple[SmokeMarker, ...]], _Live] = {}
 _KEPT = 16
 _VERDICTS_KEPT = 2048  # a verdict holds its line: a few KiB each

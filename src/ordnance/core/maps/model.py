@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import (
@@ -68,6 +69,26 @@ class GameMap:
 
     def markers_in(self, hex: Hex) -> tuple[str, ...]:
         return self.markers.get(hex, ())
+
+    def between(self, a: Hex, b: Hex) -> str | None:
+        """The feature on the hexside between two adjacent hexes (in either order), or None:
+        :meth:`hexside` without naming the hexside (a move's search asks for thousands).
+
+        >>> grid = GridLabels(columns=4, rows=4)
+        >>> a, b = grid.parse("B2"), grid.parse("C2")
+        >>> m = GameMap("demo", "vv", grid, "open", hexsides={Hexside.between(a, b): "wall"})
+        >>> m.between(a, b), m.between(b, a), m.between(a, grid.parse("B3"))
+        ('wall', 'wall', None)
+        """
+        return self._between.get((a, b))
+
+    @cached_property
+    def _between(self) -> dict[tuple[Hex, Hex], str]:
+        pairs: dict[tuple[Hex, Hex], str] = {}
+        for side, name in self.hexsides.items():
+            a, b = side.hexes
+            pairs[a, b] = pairs[b, a] = name
+        return pairs
 
     def __contains__(self, hex: object) -> bool:
         return hex in self.labels
