@@ -31,7 +31,8 @@ def test_the_panel_of_a_finished_game_names_the_winner(client: TestClient) -> No
     else:
         pytest.fail("the game did not end")
     page = client.get(f"/games/{game}/american").text
-    banner = page[page.index('id="game-over"') : page.index("</section>", page.index('id="game-over"'))]
+    start = page.index('id="game-over"')
+    banner = page[start : page.index("</section>", start)]
     said = re.search(r'<p class="result">([^<]*)</p>', banner)
     assert said is not None and "victory points" in said.group(1)
     assert re.search(r"(american|german) wins|A draw", said.group(1))
