@@ -42,9 +42,11 @@ def href_for(game: str) -> Callable[[LabelSheet], str]:
     """What ``render_svg(labels_href=...)`` takes for a page of ``game``: the sheet's address,
     its document kept here so this process answers it without drawing it again.
 
-    >>> from ordnance.cli.map_games import judge_for, open_map
-    >>> village = open_map("asl-village")
-    >>> sheet = LabelSheet(village, judge_for(village).chart(), 48.0, True)
+    >>> from ordnance.core.hexgrid import GridLabels
+    >>> from ordnance.core.maps.model import GameMap
+    >>> from ordnance.core.maps.terrain import TerrainChart
+    >>> chart = TerrainChart.from_toml_text('source = "t"\\n[hex.open]\\n', "t")
+    >>> sheet = LabelSheet(GameMap("tiny", "t", GridLabels(3, 2), "open"), chart, 48.0, True)
     >>> href_for("g1")(sheet) == f"/games/g1/labels.svg?size=48.0&counters=1&h={sheet.digest}"
     True
     """
