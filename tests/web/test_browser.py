@@ -213,11 +213,30 @@ def tap(locator: Locator) -> None:
         raise AssertionError(
             f"no pointer can reach {locator}: at its middle is {above}; {page_words(page)}"
         )
-    x, y = spots[0]
+    _click(page, *spots[0])
+
+
+def _click(page: Page, x: float, y: float) -> None:
+    """A click at (x, y) in CSS px, or a tap on a touch screen."""
     if page.evaluate("matchMedia('(pointer: coarse)').matches"):
         page.touchscreen.tap(x, y)
     else:
         page.mouse.click(x, y)
+
+
+def _through(hex: Locator, counters: Locator) -> tuple[float, float] | None:
+    """Where the marked ``hex`` itself takes the pointer at the middle of one of the
+    ``counters`` on it (counters on a marked hex that are not the player's let clicks through
+    to it, as a target is picked under enemies); None where none does."""
+    for counter in counters.all():
+        reach(counter)  # in sight, though the hex is on top there
+        box = _box(counter)
+        if box is None:
+            continue
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        if hex.evaluate("(el, [x, y]) => document.elementFromPoint(x, y) === el", [x, y]):
+            return x, y
+    return None
 
 
 def _expect(page: Page, what: str, check: Callable[[], None]) -> None:
@@ -287,9 +306,12 @@ def point(page: Page, unit: str, hex: str, command: str | None = None) -> Locato
                 tap(card.get_by_role("button", name="Close", exact=True))  # it covers the hex
                 spots = reach(target)
             here = page.locator(f'figure.map svg g.counter[data-hex="{hex}"]')
+            through = _through(target, here)
             if spots or not here.count():
                 tap(target)
-            else:  # counters cover the hex: a click on one opens the card, which acts there
+            elif through is not None:  # counters there let the click through (enemies)
+                _click(page, *through)
+            else:  # own counters cover the hex: a click on one opens the card, acting there
                 tap(here.first)
                 _expect(page, f"the card of {hex} offers to act there", act.first.wait_for)
                 tap(act.first)
