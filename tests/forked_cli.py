@@ -81,7 +81,11 @@ class ForkServer:
 
     def close(self) -> None:
         self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=30)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a child still running a slow command (CI load)
+            self.process.kill()
+            self.process.wait(timeout=30)
         if self.process.stdout is not None:
             self.process.stdout.close()
 

@@ -63,6 +63,14 @@ def version(page: Page) -> int:
 
 
 def state_of(page: Page, server: str, game: str) -> dict:
+    for _ in range(2):
+        try:
+            return page.request.get(f"{server}/api/games/{game}").json()
+        except PlaywrightError as error:
+            # A kept-alive connection the server closed as it was reused (its idle timeout):
+            # a GET is asked again, as any HTTP client does.
+            if "ECONNRESET" not in str(error):
+                raise
     return page.request.get(f"{server}/api/games/{game}").json()
 
 
@@ -72,10 +80,17 @@ def settled(page: Page, server: str, game: str) -> dict:
     for _ in range(400):
         status = state_of(page, server, game)
         if not status.get("ai_to_play"):  # the key is there when the server's AI plays
-            expect(page.locator("#main")).to_have_attribute(
-                "data-version", str(status["version"]), timeout=30_000
+            page.wait_for_function(
+                "seen => +document.getElementById('main').dataset.version >= seen",
+                arg=status["version"],
+                timeout=30_000,
             )
-            return status
+            # The page's own look at that version may have started the AI on the player's
+            # step that is no choice (Table.ai_state): settled only when nothing moved since.
+            again = state_of(page, server, game)
+            if not again.get("ai_to_play") and again["version"] == version(page):
+                return again
+            continue
         page.wait_for_function(
             "seen => +document.getElementById('main').dataset.version > seen",
             arg=status["version"],
@@ -301,14 +316,33 @@ def point(page: Page, unit: str, hex: str, command: str | None = None) -> Locato
         if card.count() and act.count():
             tap(act.first)  # the card of that hex is open: its button acts there
         else:
+            if card.count():
+                # The card of another hex: closed first, as it moves with the map and may
+                # come over the hex while the map is dragged to bring the hex into sight.
+                tap(card.get_by_role("button", name="Close", exact=True))
+                expect(card).to_have_count(0)
             spots = reach(target)
-            if card.count() and not spots:
-                tap(card.get_by_role("button", name="Close", exact=True))  # it covers the hex
-                spots = reach(target)
             here = page.locator(f'figure.map svg g.counter[data-hex="{hex}"]')
-            through = _through(target, here)
+            through = None if spots else _through(target, here)
             if spots or not here.count():
                 tap(target)
+                # A tap beside an own counter may be taken by the counter (Chromium moves a
+                # touch onto the nearest clickable element): its card opens, and a player
+                # taps its button to act there.
+                _expect(
+                    page,
+                    f"a click on {hex} (for {unit}) opened its preview or its card",
+                    lambda: page.wait_for_function(
+                        "h => { const p = document.querySelector('#preview-box [data-preview]');"
+                        " return (p && p.dataset.hex === h)"
+                        " || !!document.querySelector('#map-stack .stack-act'); }",
+                        arg=hex,
+                        timeout=15_000,
+                    ),
+                )
+                there = shown.count() and shown.first.get_attribute("data-hex") == hex
+                if act.count() and not there:
+                    tap(act.first)
             elif through is not None:  # counters there let the click through (enemies)
                 _click(page, *through)
             else:  # own counters cover the hex: a click on one opens the card, acting there

@@ -132,21 +132,33 @@
   }
 
   let poked = false; // the server asked for a fresh look at the same version (the AI's news)
+  let retry = null; // the next look at a pushed version this page has not reached
+  let wait = 1000;
 
   async function catchUp() {
     const seen = parseInt(main().dataset.version || "0", 10);
     if (busy || (pushed <= seen && !poked)) { return; }
     busy = true;
     poked = false;
+    if (retry !== null) { clearTimeout(retry); retry = null; }
     try {
       // The server says in the notice what happened since the version this page showed.
       const url = new URL(cleanUrl());
       url.searchParams.set("seen", String(seen));
       await load(url.toString());
     } finally { busy = false; }
-    // A push that came while this one loaded (the AI stores its commands one after another):
-    // look again, only when this load moved the page on (a failed one waits for the next push).
-    if (parseInt(main().dataset.version || "0", 10) > seen) { catchUp(); }
+    const now = parseInt(main().dataset.version || "0", 10);
+    if (now > seen) {
+      // A push that came while this one loaded (the AI stores its commands one after
+      // another): look again at once.
+      wait = 1000;
+      catchUp();
+    } else if (pushed > now) {
+      // The load failed (the server busy or away) and the last push may be the last one for
+      // a while (the AI's final command): look again later, less often each time.
+      retry = setTimeout(() => { retry = null; catchUp(); }, wait);
+      wait = Math.min(wait * 2, 16000);
+    }
   }
 
   function listen() {
