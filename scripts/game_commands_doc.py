@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 
 from ordnance.cli.game_do import table_help
-from ordnance.game.registry import names, ruleset
+from ordnance.game.registry import names
+from ordnance.game.registry import spec as game_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "game-commands.md"
 WIDTH = 92
-TITLES = {"asl": "ASL (C8, D13)", "lnl": "Lock 'n Load Tactical", "vv": "Valor & Victory"}
 
 INTRO = """\
 # Game commands
@@ -67,10 +67,12 @@ def page() -> str:
     """The whole page."""
     parts = [INTRO]
     for name in names():
-        table = getattr(ruleset(name), "commands", None)
-        if table is None:
+        game = game_spec(name)
+        rules = game.commands(game.ruleset())
+        if rules is None:
             continue
-        parts.append(f"\n## {TITLES.get(name, name)} (ruleset `{name}`)\n\n")
+        table = rules.commands
+        parts.append(f"\n## {game.title} (ruleset `{name}`)\n\n")
         parts.append("| Command | What it does |\n|---|---|\n")
         for verb, spec in table.verbs.items():
             parts.append(f"| `{verb}` | {spec.help} |\n")

@@ -133,14 +133,14 @@ def table_help(table: CommandTable, game: str, verb: str | None, width: int | No
 
 def command_table(game: str, *, db: str | None, server: str | None) -> CommandTable:
     """The command table of the ruleset ``game`` is played with (the game must exist)."""
-    from ordnance.game.registry import ruleset  # noqa: PLC0415
+    from ordnance.game.registry import spec  # noqa: PLC0415
 
     name = _ruleset_name(game, db=db, server=server)
-    rules: Any = ruleset(name)
-    table: CommandTable | None = getattr(rules, "commands", None)
-    if table is None:
+    made = spec(name)
+    rules = made.commands(made.ruleset())
+    if rules is None:
         raise BadInput("game", game, f"its ruleset {name!r} lists no commands")
-    return table
+    return rules.commands
 
 
 def _ruleset_name(game: str, *, db: str | None, server: str | None) -> str:

@@ -16,6 +16,7 @@ import typer
 from rich.text import Text
 
 from ordnance.asl.canister_target import canister_aiming_points
+from ordnance.asl.terrain import GAME as ASL
 from ordnance.cli.groups import map_app
 from ordnance.cli.map_games import bundled_maps, judge_for, open_map
 from ordnance.cli.options import Force
@@ -244,7 +245,7 @@ def canister_command(
 ) -> None:
     """The five canister aiming vertices of an ASL CA, their clusters and adjacent hexes (C8.4)."""
     game_map = open_map(map_name)
-    if game_map.game != "asl":
+    if game_map.game != ASL:  # C8.4 is ASL's own rule
         raise BadInput(
             "map", map_name, f"canister (C8.4) is an ASL rule; this map is {game_map.game}"
         )

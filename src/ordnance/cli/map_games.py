@@ -1,45 +1,39 @@
-"""Which games have map rules, and where ``ordnance map`` finds a map by name or path.
+"""Where ``ordnance map`` finds a map by name or path, and which games have map rules.
 
-The judges come from the game registry (the web reads them there too); the rulesets do not
-know each other. Each ruleset ships example
-maps in its package (``data/maps/*.yaml``); a map is named on the command line by that file's
-stem (``asl-village``) or by a path to any map file.
+The games, their line-of-sight judges and the packages their maps ship in come from the game
+registry (the web reads them there too); the rulesets do not know each other. Each ruleset
+ships example maps in its package (``data/maps/*.yaml``); a map is named on the command line
+by that file's stem (``asl-village``) or by a path to any map file.
 
->>> sorted(JUDGES), "asl-village" in bundled_maps()
-(['asl', 'lnl', 'vv'], True)
+>>> "asl-village" in bundled_maps(), vocabulary_for("chess")
+(True, None)
 """
 
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from ordnance.core.errors import BadInput
 from ordnance.core.maps import GameMap, Vocabulary, load_map, load_map_text
-from ordnance.game.registry import JUDGES, judge_for
+from ordnance.game.registry import judge_for, judge_of, maps_of, names
 
-__all__ = ["JUDGES", "bundled_maps", "judge_for", "open_map", "vocabulary_for"]
-_PACKAGES = ("ordnance.asl", "ordnance.lnl", "ordnance.vv")
+__all__ = ["bundled_maps", "judge_for", "open_map", "vocabulary_for"]
 
 
 def vocabulary_for(game: str) -> Vocabulary | None:
-    judge = JUDGES.get(game)
+    """The terrain words of ``game``'s maps (None: no game with map rules has that name)."""
+    judge = judge_of(game)
     return None if judge is None else judge.chart().vocabulary
 
 
 @cache
 def bundled_maps() -> dict[str, Traversable]:
-    """The example maps shipped with the package, by short name."""
+    """The example maps shipped with every registered game, by short name."""
     found: dict[str, Traversable] = {}
-    for package in _PACKAGES:
-        folder = resources.files(package).joinpath("data", "maps")
-        if not folder.is_dir():
-            continue
-        for entry in folder.iterdir():
-            if entry.name.endswith((".yaml", ".yml")):
-                found[entry.name.rsplit(".", 1)[0]] = entry
+    for game in names():
+        found.update(maps_of(game))
     return dict(sorted(found.items()))
 
 

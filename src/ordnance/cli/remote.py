@@ -95,9 +95,9 @@ def maps_beside(text: str, scenario: Path) -> dict[str, str]:
     import yaml  # noqa: PLC0415  (only 'game new --server' needs these)
 
     from ordnance.core import yaml_lines  # noqa: PLC0415
-    from ordnance.core.maps import MapFiles, bundled_maps  # noqa: PLC0415
+    from ordnance.core.maps import MapFiles  # noqa: PLC0415
     from ordnance.core.maps.source import MAX_UPLOADED_MAP  # noqa: PLC0415
-    from ordnance.game.registry import names  # noqa: PLC0415
+    from ordnance.game.registry import maps_of, names  # noqa: PLC0415
 
     try:
         with parsing("scenario file", str(scenario)):
@@ -112,7 +112,7 @@ def maps_beside(text: str, scenario: Path) -> dict[str, str]:
         return {}
     name = name.strip()
     game = data.get("ruleset")
-    if game not in names() or name in bundled_maps(f"ordnance.{game}"):
+    if game not in names() or name in maps_of(game):
         return {}  # the server names an unknown ruleset's fault; a bundled map needs no file
     path = MapFiles.folder(scenario.parent).local_path("map", name)
     map_text = _text(path, "map file", MAX_TEXT_FILE_BYTES)

@@ -1,13 +1,15 @@
 """``ordnance game status`` for people: the side record as tables, per game, from the JSON view.
 
-The ruleset supplies the data (``game status --json``); this face only lays it out, one module
-per game (:mod:`.status_asl`, :mod:`.status_lnl`, :mod:`.status_vv`), then the same footer for
-all: whose move in which phase, and the legal actions one per line. Nothing here prints a
-Python value as it is: every mapping and list is put in words.
+The ruleset supplies the data (``game status --json``); this face only lays it out, with the
+layout the game's spec names (its ``status``: :mod:`.status_asl`, :mod:`.status_lnl`,
+:mod:`.status_vv`; a game without one is put in words), then the same footer for all: whose
+move in which phase, and the legal actions one per line. Nothing here prints a Python value
+as it is: every mapping and list is put in words.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -23,18 +25,11 @@ Renderables = list[RenderableType]
 
 def status_renderables(status: Mapping[str, Any]) -> Renderables:
     """Everything ``game status`` prints, in order."""
-    from ordnance.cli import status_asl, status_lnl, status_vv  # noqa: PLC0415, RUF100
-
-    sections: dict[str, Callable[[Mapping[str, Any]], Renderables]] = {
-        "asl": status_asl.sections,
-        "lnl": status_lnl.sections,
-        "vv": status_vv.sections,
-    }
     state = status["state"]
     out: Renderables = [
         line(f"Game {status['game']} ({status['scenario']}), version {status['version']}", "bold")
     ]
-    draw = sections.get(str(status.get("ruleset")))
+    draw = sections_of(str(status.get("ruleset")))
     out += draw(state) if draw is not None else [line(words(state))]
     out.append(line(stage_line(status), "bold"))
     legal = status.get("legal_actions", {})
@@ -45,6 +40,24 @@ def status_renderables(status: Mapping[str, Any]) -> Renderables:
         out.append(line(f"{acting} may:"))
         out += [line(f"  {action}") for action in actions]
     return out
+
+
+def sections_of(game: str) -> Callable[[Mapping[str, Any]], Renderables] | None:
+    """The layout of ``game``'s view that its spec names (None: unknown, or none named).
+
+    >>> sections_of("lnl").__module__, sections_of("chess")
+    ('ordnance.cli.status_lnl', None)
+    """
+    from ordnance.game.registry import names, spec  # noqa: PLC0415 (one game's spec, on use)
+
+    named = spec(game).status if game in names() else None
+    if named is None:
+        return None
+    module, function = named.split(":")
+    draw: Callable[[Mapping[str, Any]], Renderables] = vars(importlib.import_module(module))[
+        function
+    ]
+    return draw
 
 
 def stage_line(status: Mapping[str, Any]) -> str:

@@ -43,7 +43,7 @@ def sections(state: Mapping[str, Any]) -> Renderables:
     forts = [f"{hex} {kind}" for hex, kind in state.get("fortifications", {}).items()]
     if forts:
         out.append(line(f"Fortifications: {', '.join(forts)}."))
-    victory = victory_of(state)
+    victory = victory_of("vv", state)
     if victory is not None:
         out.append(line(victory))
     pending = state.get("pending")

@@ -33,7 +33,7 @@ from ordnance.core.ruleset import Command, Event, RollRecord, Ruleset
 from ordnance.game.entries import GENESIS, Entry
 from ordnance.game.errors import LogMismatch
 from ordnance.game.fairdice import check_entropy, commitment
-from ordnance.game.registry import ruleset
+from ordnance.game.registry import ruleset, spec
 from ordnance.game.scenario import Scenario
 from ordnance.game.signing import Coverage, declared_key, fingerprint, valid
 
@@ -315,12 +315,12 @@ def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
         state = folded
     else:
         rules = game.rules
-        stored = getattr(rules, "apply_stored", None)  # the ruleset's own fold step, if any
+        stored = spec(rules.name).stored_fold(rules)  # the ruleset's own fold step, if any
         for raw in body["events"]:
             if stored is not None and type(raw) is dict:
                 kind, data = raw.get("kind"), raw.get("data")
                 if type(kind) is str and type(data) is dict:
-                    state = stored(state, kind, data)
+                    state = stored.apply_stored(state, kind, data)
                     continue
             state = rules.apply(state, Event.from_json(raw))  # names what is wrong with it
     rolls = body["rolls"]

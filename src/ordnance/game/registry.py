@@ -1,37 +1,102 @@
-"""Ruleset name -> ruleset: the one place the service meets the games by name.
+"""The games by name: the one place the program meets them (DESIGN.md, "a game plugs in once").
 
-What every face needs of each game beyond its ruleset lives here too, so that neither face
-imports the other (DESIGN.md): the map's line-of-sight judge and the victory words.
+Each game is one line of :data:`SPECS`: its name (what scenario files give in ``ruleset:``)
+and the module that builds its :class:`~ordnance.core.spec.GameSpec` as ``SPEC``. A spec is
+imported on first use, so asking for one game loads that game only (``game status`` of a V&V
+game never imports ASL). Registering a spec (its first use) checks it once: the module must
+build a spec of that name, whose ruleset offers exactly the optional features it claims;
+otherwise :class:`~ordnance.core.spec.SpecError` says what is wrong.
 
->>> sorted(JUDGES)
-['asl', 'lnl', 'vv']
+Every face and the docs read the games here: the names, each game's spec, its ruleset, the
+line-of-sight judge of a map and the victory words of a state.
+
+>>> names()
+('asl', 'lnl', 'vv')
+>>> spec("vv").title
+'Valor & Victory'
+>>> spec("chess")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ordnance.core.errors.BadInput: bad ruleset 'chess': unknown ruleset; known: asl, ...
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+from collections.abc import Mapping
+from importlib.resources.abc import Traversable
 from typing import Any
 
-from ordnance.asl.game import AslRuleset
-from ordnance.asl.los import JUDGE as ASL_LOS
 from ordnance.core.errors import BadInput
 from ordnance.core.maps import GameMap, LosJudge
+from ordnance.core.maps.source import bundled_maps
 from ordnance.core.ruleset import Ruleset
-from ordnance.lnl.game import LnlRuleset
-from ordnance.lnl.los import JUDGE as LNL_LOS
-from ordnance.vv.game import VvRuleset
-from ordnance.vv.game.victory import victory_words
-from ordnance.vv.los import JUDGE as VV_LOS
+from ordnance.core.spec import GameSpec, SpecError, check
 
-_RULESETS: dict[str, Callable[[], Ruleset[Any]]] = {"asl": AslRuleset}
-_RULESETS["lnl"] = LnlRuleset
-_RULESETS["vv"] = VvRuleset
-JUDGES: Mapping[str, LosJudge] = {judge.game: judge for judge in (ASL_LOS, LNL_LOS, VV_LOS)}
+__all__ = [
+    "SPECS",
+    "judge_for",
+    "judge_of",
+    "maps_of",
+    "names",
+    "register",
+    "ruleset",
+    "spec",
+    "victory_of",
+]
+
+# Name -> the module whose SPEC is that game's spec: the one line a game adds here.
+SPECS: dict[str, str] = {
+    "asl": "ordnance.asl.spec",
+    "lnl": "ordnance.lnl.spec",
+    "vv": "ordnance.vv.spec",
+}
+# Registered specs by module: a spec is checked once per process. Keyed by the module, so a
+# name pointed elsewhere (a test's example game) is never answered with a stale spec.
+_LOADED: dict[str, GameSpec] = {}
 
 
 def names() -> tuple[str, ...]:
-    """The rulesets a scenario may name."""
-    return tuple(_RULESETS)
+    """The games a scenario may name (nothing is imported to list them)."""
+    return tuple(SPECS)
+
+
+def spec(name: str) -> GameSpec:
+    """The spec of the game ``name``, registered (imported and checked) on first use."""
+    module = SPECS.get(name)
+    if module is None:
+        raise BadInput("ruleset", name, f"unknown ruleset; known: {', '.join(SPECS)}")
+    found = _LOADED.get(module)
+    if found is None:
+        found = _LOADED[module] = _load(name, module)
+    return found
+
+
+def register(name: str, module: str) -> GameSpec:
+    """Add the game ``name`` whose spec ``module`` builds (a game shipped outside this
+    package), checked now; refused (:class:`SpecError`) if the name is taken or the spec is
+    wrong, and then nothing is added."""
+    if name in SPECS:
+        raise SpecError(name, f"the name is taken (by {SPECS[name]})")
+    made = _load(name, module)
+    SPECS[name] = module
+    _LOADED[module] = made
+    return made
+
+
+def _load(name: str, module: str) -> GameSpec:
+    try:
+        made = importlib.import_module(module).SPEC
+    except ImportError as error:
+        raise SpecError(name, f"cannot import {module}: {error}") from None
+    except AttributeError:
+        raise SpecError(name, f"{module} builds no SPEC") from None
+    if not isinstance(made, GameSpec):
+        raise SpecError(name, f"{module}.SPEC is a {type(made).__name__}, not a GameSpec")
+    if made.name != name:
+        raise SpecError(name, f"{module}.SPEC is named {made.name!r}")
+    check(made, made.ruleset())
+    return made
 
 
 def ruleset(name: str) -> Ruleset[Any]:
@@ -44,30 +109,50 @@ def ruleset(name: str) -> Ruleset[Any]:
     ...
     ordnance.core.errors.BadInput: bad ruleset 'chess': unknown ruleset; known: asl, ...
     """
-    if name not in _RULESETS:
-        raise BadInput("ruleset", name, f"unknown ruleset; known: {', '.join(_RULESETS)}")
-    return _RULESETS[name]()
+    return spec(name).ruleset()
+
+
+def judge_of(name: str) -> LosJudge | None:
+    """The line-of-sight judge of the game ``name`` (None: unknown, or a game without maps)."""
+    if name not in SPECS:
+        return None
+    judge = spec(name).judge
+    return None if judge is None else judge()
 
 
 def judge_for(game_map: GameMap) -> LosJudge:
-    """The line-of-sight judge of the game ``game_map`` belongs to (its ``game`` field)."""
-    return JUDGES[game_map.game]
+    """The line-of-sight judge of the game ``game_map`` belongs to (its ``game`` field).
+
+    >>> from ordnance.core.maps.source import bundled_maps
+    >>> from ordnance.core.maps import load_map_text
+    >>> entry = bundled_maps("ordnance.vv")["vv-hedgerows"]
+    >>> judge_for(load_map_text(entry.read_text(), entry.name)).game
+    'vv'
+    """
+    judge = judge_of(game_map.game)
+    if judge is None:
+        raise BadInput("map", game_map.game, "no game with line-of-sight rules has this name")
+    return judge
 
 
-def victory_of(state: Mapping[str, Any]) -> str | None:
-    """The scenario's victory conditions in words, where the ruleset's view states them (V&V),
-    with who holds each objective now; None for a game without them (``game status`` and the
-    web table print the same words).
+def maps_of(name: str) -> Mapping[str, Traversable]:
+    """The maps the game ``name`` ships (``data/maps/*.yaml`` of its package) by short name.
 
-    >>> victory_of({"victory": {"objectives": {"H2": 4}}, "control": {"H2": "german"}})
+    >>> sorted(maps_of("lnl"))
+    ['lnl-farm']
+    """
+    made = spec(name)
+    return bundled_maps(made.package) if made.maps else {}
+
+
+def victory_of(name: str, state: Mapping[str, Any]) -> str | None:
+    """The scenario's victory conditions in words, as the game ``name`` states them in its
+    view, with who holds each objective now; None for a game (or a state) without them
+    (``game status`` and the web table print the same words).
+
+    >>> victory_of("vv", {"victory": {"objectives": {"H2": 4}}, "control": {"H2": "german"}})
     'Victory: objectives H2 4 VP (german).'
-    >>> victory_of({"turn": 1}) is None
+    >>> victory_of("asl", {"turn": 1}) is None
     True
     """
-    victory = state.get("victory")
-    if not isinstance(victory, Mapping) or not victory:
-        return None
-    control = state.get("control")
-    return victory_words(
-        victory, control if isinstance(control, Mapping) else {}, state.get("result")
-    )
+    return spec(name).victory(state)

@@ -31,7 +31,7 @@ from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_TEXT_FILE_BYTES, check_tree, parsing, read_limited
 from ordnance.core.maps import BUNDLED_ONLY, MapFiles
 from ordnance.core.scenario_schema import conform
-from ordnance.game.registry import ruleset
+from ordnance.game.registry import ruleset, spec
 
 DICE_MODES = ("fair", "physical")
 
@@ -139,7 +139,7 @@ def scenario_from_mapping(data: object, maps: MapFiles = BUNDLED_ONLY) -> Scenar
     except BadInput as error:
         raise BadInput("scenario", "ruleset", error.problem) from None
     # Each ruleset package ships its scenario format as data/scenario.schema.json.
-    conform(data, f"ordnance.{rules.name}")
+    conform(data, spec(rules.name).package)
     body = rules.load_scenario(data, maps)
     dice = data.get("dice", DICE_MODES[0])
     return Scenario(rules.name, data["name"].strip(), dice, rules.sides(body), body)

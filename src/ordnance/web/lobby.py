@@ -19,7 +19,7 @@ from starlette.responses import Response
 from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps.svg import render_svg
 from ordnance.game.picture import game_picture
-from ordnance.game.registry import ruleset
+from ordnance.game.registry import ruleset, spec
 from ordnance.game.scenario import Scenario, load_scenario_file
 from ordnance.web.table import has_ai
 
@@ -34,6 +34,7 @@ class Card:
     title: str
     description: str
     ruleset: str
+    game: str  # the ruleset's game, as people call it
     sides: tuple[str, ...]
     turns: int | None
     dice: str
@@ -82,6 +83,7 @@ def _card(key: str, path: Path, mtime: int) -> Card | None:
         title=scenario.name,
         description=_description(path),
         ruleset=scenario.ruleset,
+        game=spec(scenario.ruleset).title,
         sides=scenario.sides,
         turns=turns if isinstance(turns, int) and not isinstance(turns, bool) else None,
         dice=scenario.dice,

@@ -26,10 +26,9 @@ from starlette.responses import (
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.limits import MAX_NUMBER, whole_number
-from ordnance.core.maps import bundled_maps
 from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
-from ordnance.game.registry import names, victory_of  # victory: game status's words
+from ordnance.game.registry import maps_of, names, victory_of  # victory: game status's words
 from ordnance.game.result import over_sentence
 from ordnance.game.scenario import DICE_MODES, Scenario
 from ordnance.game.tokens import matches
@@ -156,7 +155,7 @@ def _lobby(
         values=values,
         held=held,
         dice_modes=DICE_MODES,
-        bundled_maps=", ".join(sorted(m for g in names() for m in bundled_maps(f"ordnance.{g}"))),
+        bundled_maps=", ".join(sorted(m for g in names() for m in maps_of(g))),
     )
 
 
@@ -443,7 +442,7 @@ def _page(
         stage=views.stage(state),
         map_svg=svg,
         units=rows,
-        victory=victory_of(state),
+        victory=victory_of(folded.rules.name, state),
         unit=unit,
         all_actions=actions,
         acting=acting,

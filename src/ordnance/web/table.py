@@ -36,12 +36,12 @@ import yaml
 
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.maps import MapFiles
-from ordnance.core.ruleset import AiPlayer
+from ordnance.core.spec import Feature
 from ordnance.game import autoplay
 from ordnance.game.autoplay import AiWaits, DiceWanted
 from ordnance.game.dberrors import StorageError
 from ordnance.game.fold import Game
-from ordnance.game.registry import names, ruleset
+from ordnance.game.registry import names, spec
 from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
 from ordnance.game.service import Applied, GameService, NewGame
 from ordnance.web.ai_runner import AiRunner
@@ -64,7 +64,7 @@ def has_ai(name: str) -> bool:
     >>> has_ai("vv"), has_ai("asl")
     (True, False)
     """
-    return isinstance(ruleset(name), AiPlayer)
+    return spec(name).has(Feature.AI)
 
 
 def check_ai_sides(scenario: Scenario, sides: Sequence[str]) -> list[str]:
@@ -518,11 +518,11 @@ class Table:
 
 def _expected(rules: Any, state: Any, side: str, text: str) -> str | None:
     """The expected CP of a fire command the AI chose, from the ruleset's exact odds."""
-    odds = getattr(rules, "chance_outcomes", None)
+    odds = spec(rules.name).odds(rules)
     if odds is None or not text.startswith(("fire ", "opfire ")):
         return None
     try:
-        distribution = odds(state, rules.parse_command(side, shlex.split(text)))
+        distribution = odds.chance_outcomes(state, rules.parse_command(side, shlex.split(text)))
         mean = distribution.expectation(lambda cp: cp)
     except (OrdnanceError, TypeError):
         return None
