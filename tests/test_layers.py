@@ -1,17 +1,23 @@
 """The layers of DESIGN.md hold: imports point down only, and no ruleset imports another.
 
 core  <-  rulesets (asl, lnl, vv)  <-  game  <-  cli, web    (the web never imports the cli)
-The service meets the rulesets by name in one place only: ``game/registry.py``.
+The program meets the games by name in one place only: ``game/registry.py``, which names each
+game's spec module as text and imports none of them itself (so the service imports no
+ruleset), and no face lists the games (see :func:`test_no_face_names_a_game`).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ordnance"
+from ordnance.game.registry import SPECS
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "ordnance"
 RULESETS = {"asl", "lnl", "vv"}
 REGISTRY = PACKAGE / "game" / "registry.py"
 
@@ -37,7 +43,7 @@ def _allowed(layer: str, path: Path) -> set[str]:
     if layer in RULESETS:
         return {"core", layer}
     if layer == "game":
-        return {"core", "game"} | (RULESETS if path == REGISTRY else set())
+        return {"core", "game"}  # the registry names the games' spec modules, as text
     if layer == "web":
         # A face over the service: no ruleset directly, and never the other face (LOS judges
         # and victory words come from game/registry.py, as the CLI's do).
@@ -68,3 +74,66 @@ def test_the_web_never_imports_the_cli():
         for path in web
     }
     assert {name: cli for name, cli in found.items() if cli} == {}
+
+
+# Where a game's name may stand as a string of its own in the code of a face (cli/, web/),
+# of the service (game/) or of the docs generator (scripts/): in that game's own modules (a
+# file whose name has the game's name as a part: cli/asl_ammo.py, cli/lnl.py,
+# cli/status_vv.py), in the registry, and in the CLI's command tree (cli/app.py, cli/groups.py),
+# where ``asl`` is the name of the ``ordnance asl`` command group. Docstrings and doctests
+# are prose and examples, not switches, and are not read.
+GAMES = set(SPECS)
+COMMAND_TREE = {PACKAGE / "cli" / "app.py", PACKAGE / "cli" / "groups.py", REGISTRY}
+FACES = sorted(
+    path
+    for folder in (PACKAGE / "cli", PACKAGE / "web", PACKAGE / "game", ROOT / "scripts")
+    for path in folder.rglob("*.py")
+    if path not in COMMAND_TREE and not GAMES & set(path.stem.split("_"))
+)
+TEMPLATES = sorted((PACKAGE / "web" / "templates").rglob("*.html"))
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def games_named(source: str) -> list[str]:
+    """Each string literal in ``source`` that is exactly a game's name, as ``line: 'name'``.
+
+    >>> games_named("def f(x):\\n    'Plays asl.'\\n    return x == 'vv' or x in ('asl', 'a')")
+    ["3: 'vv'", "3: 'asl'"]
+    """
+    tree = ast.parse(source)
+    prose = _docstrings(tree)
+    return [
+        f"{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and node.value in GAMES and id(node) not in prose
+    ]
+
+
+@pytest.mark.clause("SYS.record")
+@pytest.mark.parametrize("path", FACES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_face_names_a_game(path):
+    """No face, service module or docs script switches on a game by name: they ask the
+    registry (a fourth game then touches its own package and one registry line)."""
+    assert games_named(path.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.clause("SYS.record")
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_no_page_template_names_a_game(path):
+    quoted = re.compile(r"""["']({})["']""".format("|".join(sorted(GAMES))))
+    assert quoted.findall(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_game_check_sees_the_faces():
+    assert len(FACES) > 40 and PACKAGE / "web" / "pages.py" in FACES
+    assert PACKAGE / "cli" / "asl_ammo.py" not in FACES
+    assert PACKAGE / "cli" / "status_vv.py" not in FACES

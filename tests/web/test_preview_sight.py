@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from tests.web.conftest import create_game, csrf_of, version_of
 
 from ordnance.core.maps.visibility import Visibility
-from ordnance.game import registry
+from ordnance.vv import los as vv_los
 
 
 @pytest.fixture
@@ -19,7 +19,7 @@ def judged(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     chosen unit's shading asks for (every hex it may see, :class:`Visibility`) left out."""
     asked: list[tuple[str, str]] = []
     shading: list[bool] = []
-    judge = registry.JUDGES["vv"]
+    judge = vv_los.JUDGE
     one_line = Visibility.judged
 
     def counted(game_map, firer, target):  # type: ignore[no-untyped-def]
@@ -34,7 +34,8 @@ def judged(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
         finally:
             shading.pop()
 
-    monkeypatch.setitem(registry.JUDGES, "vv", dataclasses.replace(judge, los=counted))  # type: ignore[index]
+    # The V&V spec gives its judge from the module on each use (game/registry.py).
+    monkeypatch.setattr(vv_los, "JUDGE", dataclasses.replace(judge, los=counted))
     monkeypatch.setattr(Visibility, "judged", shade)
     return asked
 

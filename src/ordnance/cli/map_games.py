@@ -16,16 +16,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from ordnance.core.errors import BadInput
-from ordnance.core.maps import GameMap, Vocabulary, load_map, load_map_text
-from ordnance.game.registry import judge_for, judge_of, maps_of, names
+from ordnance.core.maps import GameMap, load_map, load_map_text
+from ordnance.game.registry import judge_for, maps_of, names, vocabulary_for
 
 __all__ = ["bundled_maps", "judge_for", "open_map", "vocabulary_for"]
-
-
-def vocabulary_for(game: str) -> Vocabulary | None:
-    """The terrain words of ``game``'s maps (None: no game with map rules has that name)."""
-    judge = judge_of(game)
-    return None if judge is None else judge.chart().vocabulary
 
 
 @cache

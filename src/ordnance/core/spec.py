@@ -184,23 +184,23 @@ def check(spec: GameSpec, rules: Ruleset[Any]) -> None:
     >>> check(GameSpec("demo", "Demo", Rules, "demo", features=frozenset({Feature.ODDS})), Rules())
     Traceback (most recent call last):
     ...
-    ordnance.core.spec.SpecError: game spec 'demo': its ruleset Rules claims odds but lacks \
-chance_outcomes (ChanceOutcomes); it offers ai (AiPlayer) unclaimed
+    ordnance.core.spec.SpecError: game spec 'demo': it claims odds, but its ruleset Rules lacks \
+chance_outcomes (ChanceOutcomes); its ruleset Rules offers ai (AiPlayer), unclaimed
     """
     if rules.name != spec.name:
         raise SpecError(spec.name, f"its ruleset calls itself {rules.name!r}")
-    problems = []
     kind = type(rules).__name__
-    for feature in Feature:
-        offered = isinstance(rules, feature.protocol)
-        if feature in spec.features and not offered:
-            wanted = ", ".join(sorted(_members(feature.protocol)))
-            problems.append(
-                f"its ruleset {kind} claims {feature.value} but lacks {wanted}"
-                f" ({feature.protocol.__name__})"
-            )
-        elif offered and feature not in spec.features:
-            problems.append(f"it offers {feature.value} ({feature.protocol.__name__}) unclaimed")
+    offered = {feature for feature in Feature if isinstance(rules, feature.protocol)}
+    problems = [
+        f"it claims {feature.value}, but its ruleset {kind} lacks"
+        f" {', '.join(sorted(_members(feature.protocol)))} ({feature.protocol.__name__})"
+        for feature in Feature
+        if feature in spec.features - offered
+    ] + [
+        f"its ruleset {kind} offers {feature.value} ({feature.protocol.__name__}), unclaimed"
+        for feature in Feature
+        if feature in offered - spec.features
+    ]
     if problems:
         raise SpecError(spec.name, "; ".join(problems))
 

@@ -28,7 +28,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from ordnance.core.errors import BadInput
-from ordnance.core.maps import GameMap, LosJudge
+from ordnance.core.maps import GameMap, LosJudge, Vocabulary
 from ordnance.core.maps.source import bundled_maps
 from ordnance.core.ruleset import Ruleset
 from ordnance.core.spec import GameSpec, SpecError, check
@@ -43,6 +43,7 @@ __all__ = [
     "ruleset",
     "spec",
     "victory_of",
+    "vocabulary_for",
 ]
 
 # Name -> the module whose SPEC is that game's spec: the one line a game adds here.
@@ -120,13 +121,18 @@ def judge_of(name: str) -> LosJudge | None:
     return None if judge is None else judge()
 
 
+def vocabulary_for(name: str) -> Vocabulary | None:
+    """The terrain words of ``name``'s maps (None: no game with map rules has that name)."""
+    judge = judge_of(name)
+    return None if judge is None else judge.chart().vocabulary
+
+
 def judge_for(game_map: GameMap) -> LosJudge:
     """The line-of-sight judge of the game ``game_map`` belongs to (its ``game`` field).
 
-    >>> from ordnance.core.maps.source import bundled_maps
     >>> from ordnance.core.maps import load_map_text
-    >>> entry = bundled_maps("ordnance.vv")["vv-hedgerows"]
-    >>> judge_for(load_map_text(entry.read_text(), entry.name)).game
+    >>> entry = maps_of("vv")["vv-hedgerows"]
+    >>> judge_for(load_map_text(entry.read_text(), entry.name, vocabulary_for)).game
     'vv'
     """
     judge = judge_of(game_map.game)

@@ -1,0 +1,1 @@
+"""A fourth game, as small as a game can be, plugged in as docs/architecture.md says."""
