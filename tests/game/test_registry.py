@@ -100,6 +100,7 @@ def test_the_built_in_specs_register():
         assert spec.name == name and spec.title
         assert registry.ruleset(name).name == name
         assert sorted(registry.maps_of(name))  # each ships an example map
+        assert spec.settings is not None and spec.settings().describe()
     assert registry.spec("vv").has(Feature.AI)
     assert not registry.spec("asl").has(Feature.AI)
 

@@ -13,7 +13,7 @@ sentence naming both. After that a face asks the spec (``spec.has(Feature.AI)``,
 :meth:`GameSpec.odds`), never the ruleset object what it happens to carry.
 
 Everything that needs a ruleset's modules is a function, called on use, so a spec is cheap to
-import: the lobby can list titles without loading four rule engines.
+import: the lobby can list the games' titles without loading their rules.
 
 >>> spec = GameSpec("demo", "Demo", lambda: None, "demo", features=frozenset({Feature.AI}))
 >>> spec.has(Feature.AI), spec.has(Feature.ODDS)

@@ -428,7 +428,7 @@ def _sight(game: Game, board: Board) -> None:
         return
     board.los = verdict
     board.los_text = verdict.explanation
-    board.los_clauses = [str(c) for c in getattr(verdict, "clauses", ())]
+    board.los_clauses = [str(c) for c in verdict.clauses]
 
 
 def given_fields(query: Mapping[str, str]) -> dict[str, str]:
