@@ -90,7 +90,12 @@ FACES = sorted(
     for path in folder.rglob("*.py")
     if path not in COMMAND_TREE and not GAMES & set(path.stem.split("_"))
 )
-TEMPLATES = sorted((PACKAGE / "web" / "templates").rglob("*.html"))
+# The web's page templates and scripts quote no game's name either.
+TEMPLATES = sorted(
+    path
+    for path in (PACKAGE / "web").rglob("*")
+    if path.suffix in (".html", ".js") and path.parent.name in ("templates", "static")
+)
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -135,5 +140,7 @@ def test_no_page_template_names_a_game(path):
 
 def test_the_game_check_sees_the_faces():
     assert len(FACES) > 40 and PACKAGE / "web" / "pages.py" in FACES
+    assert PACKAGE / "web" / "templates" / "lobby.html" in TEMPLATES
+    assert PACKAGE / "web" / "static" / "table.js" in TEMPLATES
     assert PACKAGE / "cli" / "asl_ammo.py" not in FACES
     assert PACKAGE / "cli" / "status_vv.py" not in FACES

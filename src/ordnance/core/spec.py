@@ -9,8 +9,9 @@ its spec, and imports a spec on first use.
 
 A spec claims its features; :func:`check` holds the ruleset to them, once, when the spec is
 registered: a claimed feature the ruleset lacks, or one it offers unclaimed, is refused with a
-sentence naming both. After that a face asks the spec (``spec.has(Feature.AI)``,
-:meth:`GameSpec.odds`), never the ruleset object what it happens to carry.
+sentence naming both. After that the spec and the ruleset agree: a face asks the spec
+(``spec.has(Feature.AI)``, :meth:`GameSpec.odds`) or ``isinstance(rules, AiPlayer)``, and
+nothing probes a ruleset for an attribute it might happen to carry (``getattr``).
 
 Everything that needs a ruleset's modules is a function, called on use, so a spec is cheap to
 import: the lobby can list the games' titles without loading their rules.
