@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.text import Text
 
-from ordnance.cli import remote
 from ordnance.cli.game_common import (
     AsJson,
     Db,
@@ -101,6 +100,8 @@ def new_command(
     if server is not None:
         if by_email is not None:
             raise BadInput("option", "--server", "play by e-mail and --server do not mix")
+        from ordnance.cli import remote  # noqa: PLC0415  (only with --server)
+
         made = remote.new_game(server, scenario)
     else:
         from ordnance.game.scenario import load_scenario_file  # noqa: PLC0415
@@ -236,6 +237,8 @@ def status_command(
 ) -> None:
     """Where the game stands: each game's side record as tables, whose move, legal actions."""
     if server is not None:
+        from ordnance.cli import remote  # noqa: PLC0415  (only with --server)
+
         status = remote.status(server, game, side)
     else:
         with open_service(db) as service:
@@ -283,6 +286,8 @@ def do_command(
     secret = resolve_token(token, token_file)
     if server is not None:
         entropy = new_entropy()
+        from ordnance.cli import remote  # noqa: PLC0415  (only with --server)
+
         applied, rules = remote.do(
             server, game, side, secret, words, expect=expect_version, entropy=entropy
         )

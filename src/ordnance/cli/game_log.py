@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from ordnance.cli import remote
 from ordnance.cli.game_common import (
     AsJson,
     Db,
@@ -100,6 +99,8 @@ def export_command(
     if not to_stdout:
         check_output(out, "log", force=force)  # before the database is opened
     if server is not None:
+        from ordnance.cli import remote  # noqa: PLC0415  (only with --server)
+
         text = remote.export(server, game)
     else:
         with open_service(db) as service:
