@@ -30,6 +30,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 BIN = Path(sys.executable).parent
 ORDNANCE = str(BIN / "ordnance")
@@ -77,26 +78,17 @@ class GameCase:
         self.home.mkdir()
         os.environ["ORDNANCE_KEYS"] = str(self.home / "keys")
         os.environ["ORDNANCE_RECEIPTS"] = str(self.home / "receipts")
-        from ordnance.core.errors import OrdnanceError  # noqa: PLC0415
         from ordnance.game.scenario import load_scenario_file  # noqa: PLC0415
         from ordnance.game.service import GameService  # noqa: PLC0415
 
         service = GameService(str(self.home / "games.sqlite3"))
-        made = service.create(load_scenario_file(EXAMPLE))
         chooser = random.Random(1)
-        while (game := service.game(made.game)).version < GAME_ENTRIES:
-            options = [
-                (side, text)
-                for side in game.sides
-                for text in game.rules.legal_actions(game.state, side)
-            ]
-            if not options:
-                raise SystemExit(f"the game ended at entry {game.version}: pick another seed")
-            side, text = chooser.choice(options)
-            try:
-                service.do(made.game, side, made.tokens[side], shlex.split(text))
-            except OrdnanceError:
-                continue  # refused once its dice were rolled: nothing stored
+        for _ in range(20):  # the dice are fair (a fresh server seed): a game may end early
+            made = service.create(load_scenario_file(EXAMPLE))
+            if (game := self.played(service, made.game, made.tokens, chooser)) is not None:
+                break
+        else:
+            raise SystemExit(f"no game of {EXAMPLE.name} lasted {GAME_ENTRIES} entries")
         self.game = made.game
         self.side = game.rules.to_move(game.state) or game.sides[0]
         legal = game.rules.legal_actions(game.state, self.side)
@@ -104,6 +96,27 @@ class GameCase:
         self.token = made.tokens[self.side]
         service.close()
         self.work = folder / "work"
+
+    @staticmethod
+    def played(service: Any, game_id: str, tokens: dict[str, str], chooser: random.Random) -> Any:
+        """The game after GAME_ENTRIES entries of commands picked among the legal ones, or
+        None if it ended before."""
+        from ordnance.core.errors import OrdnanceError  # noqa: PLC0415
+
+        while (game := service.game(game_id)).version < GAME_ENTRIES:
+            options = [
+                (side, text)
+                for side in game.sides
+                for text in game.rules.legal_actions(game.state, side)
+            ]
+            if not options:
+                return None
+            side, text = chooser.choice(options)
+            try:
+                service.do(game_id, side, tokens[side], shlex.split(text))
+            except OrdnanceError:
+                continue  # refused once its dice were rolled: nothing stored
+        return game
 
     def env(self, home: Path) -> dict[str, str]:
         return {
