@@ -74,7 +74,9 @@ def test_game_status_and_do_import_no_sqlalchemy_numpy_jinja_or_web(played):
     status = imported(env, "game", "status", game)
     assert heavy_in(status, HEAVY) == []
     assert "ordnance.vv.game" in status  # the game's own ruleset, which it does use
-    do = imported({**env, "ORDNANCE_TOKEN": token}, "game", "do", game, "phase", "next", "--side", side)
+    do = imported(
+        {**env, "ORDNANCE_TOKEN": token}, "game", "do", game, "phase", "next", "--side", side
+    )
     assert heavy_in(do, HEAVY) == []
 
 

@@ -28,9 +28,9 @@ from ordnance.core.errors import BadInput, OrdnanceError
 
 if TYPE_CHECKING:
     # Types only: a game's commands (the CLI's ``game do``) need no map code to start.
+    from ordnance.core.command_words import CommandTable
     from ordnance.core.dice import DR, DiceSource, DieRoll
     from ordnance.core.maps import CounterView, GameMap, MapFiles, TerrainChart
-    from ordnance.core.command_words import CommandTable
     from ordnance.core.odds import Distribution
 
 JsonObject = dict[str, Any]
