@@ -57,7 +57,7 @@ from sqlalchemy import event
 
 from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps import MapFiles
-from ordnance.game import fold, snapshots
+from ordnance.game import fold, snapshot_table, snapshots
 from ordnance.game import service as service_module
 from ordnance.game.entries import Entry, canonical, entry_mac, make_entry
 from ordnance.game.keystore import KeyStore
@@ -344,7 +344,7 @@ def measure_replay(folder: Path, service: GameService, made: NewGame) -> None:
     snapshots.save(fresh.store, fold_all(log[: len(log) // k * k]), fresh.signer)
     exported = fresh.export(made.game).encode()
     with fresh.store.reading() as connection:
-        kept = connection.execute(sa.select(snapshots.snapshots.c.version)).scalar_one()
+        kept = connection.execute(sa.select(snapshot_table.snapshots.c.version)).scalar_one()
     from_snapshot = opened(url, made.game, keys, from_snapshot=True)
     in_memory = least_seconds(lambda: fold_all(log))
     # The longest tail a fresh service can meet: the newest snapshot K - 1 entries back.
@@ -352,7 +352,7 @@ def measure_replay(folder: Path, service: GameService, made: NewGame) -> None:
     snapshots.save(fresh.store, fold_all(log[:earlier]), fresh.signer)
     with fresh.store.writing() as connection:
         connection.execute(
-            snapshots.snapshots.delete().where(snapshots.snapshots.c.version > earlier)
+            snapshot_table.snapshots.delete().where(snapshot_table.snapshots.c.version > earlier)
         )
     fresh.close()
     longest_tail = opened(url, made.game, keys, from_snapshot=True)

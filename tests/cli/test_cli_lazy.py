@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from ordnance.cli.app import COMMANDS, load_commands, modules_for, take_strings_verbatim
+from ordnance.cli.app import COMMANDS, load_commands, modules_for
 from ordnance.cli.groups import app
 
 
@@ -53,8 +53,9 @@ def test_help_and_a_json_answer_import_no_heavy_packages():
         "from ordnance.cli.app import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    assert main(sys.argv[1:]) == 0\n"
-        "heavy = ['pydantic', 'rich', 'sqlalchemy', 'urllib.request', 'email', 'ordnance.game',"
-        " 'jsonschema']\n"
+        # Not pydantic (and the email package its plugin look-up imports): Typer 0.29 checks
+        # every parameter's value with it, and the CLI no longer patches Typer (issue 28).
+        "heavy = ['rich', 'sqlalchemy', 'urllib.request', 'ordnance.game', 'jsonschema']\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     for argv in (["--help"], ["asl", "ammo", "A5(4)/6(5)", "--date", "1945-03", "--json"]):
@@ -64,14 +65,7 @@ def test_help_and_a_json_answer_import_no_heavy_packages():
         assert done.stdout.strip() == "[]", (argv, done.stdout, done.stderr)
 
 
-def test_text_parameters_skip_pydantic_but_keep_their_values(cli):
-    load_commands()
-    command = typer.main.get_command(app)
-    take_strings_verbatim(command)
-    asl = command.commands["asl"]  # type: ignore[attr-defined]
-    ammo = asl.commands["ammo"]
-    kinds = {p.name: type(p._runtime_param).__name__ for p in ammo.params if p._runtime_param}
-    assert kinds["date"] == kinds["notation"] == "Verbatim"
+def test_text_parameters_keep_their_values(cli):
     result = cli("asl", "ammo", "A5(4)/6(5)", "s7", "--date", "1945-03", "--json")
     assert result.code == 0
     assert result.json["date"] == "1945-03"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ordnance.core import statecodec
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.hexgrid.coords import Corner, Hex
-from ordnance.game import fold, snapshots
+from ordnance.game import fold, snapshot_table, snapshots
 from ordnance.game.service import GameService
 from ordnance.lnl.game.state import Phase
 
@@ -135,7 +135,7 @@ def _long_game(url: str, every: int) -> tuple[GameService, str]:
 
 def _stored_versions(url: str) -> list[int]:
     with sa.create_engine(url).connect() as connection:
-        return list(connection.execute(sa.select(snapshots.snapshots.c.version)).scalars())
+        return list(connection.execute(sa.select(snapshot_table.snapshots.c.version)).scalars())
 
 
 def _entries_read_from(service: GameService) -> list[tuple[int, int | None]]:
@@ -188,7 +188,7 @@ def test_a_fresh_service_opens_a_game_from_its_snapshot_plus_the_tail(db_url):
 def test_a_snapshot_that_does_not_match_is_ignored(sqlite_url, damage):
     service, game_id = _long_game(sqlite_url, every=10)
     live = service.game(game_id)
-    table = snapshots.snapshots
+    table = snapshot_table.snapshots
     with sa.create_engine(sqlite_url).begin() as connection:
         if damage in ("state", "class"):
             kind = damage

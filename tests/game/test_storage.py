@@ -14,7 +14,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from ordnance.core.errors import BadInput
-from ordnance.game import snapshots, storage
+from ordnance.game import snapshot_table, storage
 from ordnance.game.entries import make_entry
 from ordnance.game.errors import StaleState
 from ordnance.game.service import GameService
@@ -35,7 +35,7 @@ def test_first_use_creates_the_schema_and_it_matches_the_model(db_url):
         with store.engine.connect() as connection:
             context = MigrationContext.configure(connection)
             # The snapshots module puts its table on the same metadata.
-            assert snapshots.snapshots.metadata is storage.metadata
+            assert snapshot_table.snapshots.metadata is storage.metadata
             assert compare_metadata(context, storage.metadata) == []
         Store(db_url).close()  # a second open finds the schema current
     finally:

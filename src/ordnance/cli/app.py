@@ -6,13 +6,17 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 import typer
 
 from ordnance.cli.groups import app
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError, mask_passwords, shown
 from ordnance.core.limits import MAX_NESTING
+
+# The game commands of cli/game.py and of cli/game_log.py: a game command imports its own module
+# only (``game status`` and ``game do`` are timed by benchmarks/bench_cli.py).
+_GAME_PLAY = ("new", "join", "import", "status", "do", "undo", "seed", "reveal")
+_GAME_READ = ("log", "list", "export", "render", "verify")
 
 # Where the commands live, so that a command line imports only what it runs (a plain command
 # then starts in about the time of Python and Typer). A module registers its commands on the
@@ -34,7 +38,10 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "asl odds": ("ordnance.cli.asl_odds", "ordnance.cli.asl_dispenser"),
     "asl settings": ("ordnance.cli.asl_settings",),
     "asl vsav": ("ordnance.cli.asl_vsav",),
-    "game": ("ordnance.cli.game", "ordnance.cli.vv"),
+    "game": ("ordnance.cli.game", "ordnance.cli.game_log", "ordnance.cli.vv"),
+    **{f"game {name}": ("ordnance.cli.game",) for name in _GAME_PLAY},
+    **{f"game {name}": ("ordnance.cli.game_log",) for name in _GAME_READ},
+    "game ai": ("ordnance.cli.vv",),
     "map": ("ordnance.cli.map",),
     "lnl": ("ordnance.cli.lnl",),
     "vv": ("ordnance.cli.vv",),
@@ -82,65 +89,10 @@ TRACEBACK_ENV = "ORDNANCE_TRACEBACK"  # set to 1: an unexpected error shows its 
 MAX_MESSAGE = 400  # characters of one error line
 
 
-def take_strings_verbatim(command: object) -> None:
-    """Let text parameters (``str``, ``str | None``, ``list[str]``) and flags skip Pydantic.
-
-    Typer 0.29 checks every parameter's value with a Pydantic adapter, and importing Pydantic
-    costs a plain command more than all of its own work; a text value needs no check, so those
-    parameters get a pass-through. Other types (numbers, paths, choices) keep Typer's checks.
-    Relies on Typer's internals (pinned to 0.29.x in pyproject.toml): if they change, nothing
-    is replaced and Typer checks everything as before (tests/cli/test_cli_lazy.py notices).
-    """
-    try:
-        from typer._coercion import RuntimeParam  # noqa: PLC0415
-        from typer.core import _TyperParameter  # noqa: PLC0415
-    except ImportError:  # pragma: no cover - another Typer
-        return
-
-    class Verbatim(RuntimeParam):
-        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            return list(value) if isinstance(value, tuple | list) else value
-
-    def verbatim(param: object) -> None:
-        descriptor = getattr(param, "type_descriptor", None)
-        if (
-            isinstance(param, _TyperParameter)
-            and descriptor is not None
-            and descriptor.file_annotation is None
-            and getattr(param, "_runtime_param", False) is None
-            and descriptor.annotation in _VERBATIM
-        ):
-            param._runtime_param = Verbatim(
-                parameter_info=descriptor.parameter_info, annotation=descriptor.annotation
-            )
-
-    def walk(node: Any) -> None:
-        for param in getattr(node, "params", ()):
-            verbatim(param)
-        made = getattr(node, "get_help_option", None)
-        if made is not None:
-            # The --help flag is made when a context first asks for it.
-            def help_option(ctx: Any, made: Any = made) -> Any:
-                option = made(ctx)
-                verbatim(option)
-                return option
-
-            node.get_help_option = help_option
-        for child in getattr(node, "commands", {}).values():
-            walk(child)
-
-    walk(command)
-
-
-# Values click already gives in their final type (flags give bools).
-_VERBATIM: tuple[object, ...] = (str, str | None, list[str], list[str] | None, bool)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every error is one line on stderr and a non-zero exit code."""
     load_commands(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
-    take_strings_verbatim(command)
     try:
         result = command.main(args=argv, prog_name="ordnance", standalone_mode=False)
     except typer.Exit as done:

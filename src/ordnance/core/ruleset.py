@@ -24,12 +24,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from ordnance.core.dice import DR, DiceSource, DieRoll
 from ordnance.core.errors import BadInput, OrdnanceError
-from ordnance.core.maps import CounterView, GameMap, MapFiles, TerrainChart
 
 if TYPE_CHECKING:
+    # Types only: a game's commands (the CLI's ``game do``) need no map code to start.
     from ordnance.core.command_words import CommandTable
+    from ordnance.core.dice import DR, DiceSource, DieRoll
+    from ordnance.core.maps import CounterView, GameMap, MapFiles, TerrainChart
     from ordnance.core.odds import Distribution
 
 JsonObject = dict[str, Any]
@@ -37,11 +38,6 @@ RollKind = Literal["DR", "dr"]
 RollSource = Literal["fair", "physical"]
 
 StateT = TypeVar("StateT")
-
-# Commands, events and resolutions are made for every command a game sees. A frozen dataclass's
-# own __init__ sets each field through object.__setattr__ in turn; theirs set the instance's
-# __dict__ at once: the same value (same fields, defaults, equality and repr), made cheaper.
-_SET = object.__setattr__
 
 
 def _object(data: object, what: str) -> Mapping[str, Any]:
@@ -58,15 +54,6 @@ class Command:
     verb: str
     args: Mapping[str, Any] = field(default_factory=dict)
     text: str = ""
-
-    def __init__(
-        self, side: str, verb: str, args: Mapping[str, Any] | None = None, text: str = ""
-    ) -> None:
-        _SET(
-            self,
-            "__dict__",
-            {"side": side, "verb": verb, "args": {} if args is None else args, "text": text},
-        )
 
     def to_json(self) -> JsonObject:
         # No arguments is the common case ("phase next", its mapping read-only): a new {}.
@@ -89,22 +76,11 @@ class Event:
     kind: str
     data: Mapping[str, Any] = field(default_factory=dict)
 
-    def __init__(self, kind: str, data: Mapping[str, Any] | None = None) -> None:
-        _SET(self, "__dict__", {"kind": kind, "data": {} if data is None else data})
-
     def to_json(self) -> JsonObject:
         return {"kind": self.kind, "data": dict(self.data)}
 
     @classmethod
     def from_json(cls, data: object) -> Event:
-        if type(data) is dict:
-            # The common case, as json.loads gives it, checked by exact type (a fold reads
-            # every event of a log here): made as the frozen __init__ would make it.
-            kind, payload = data.get("kind"), data.get("data")
-            if type(kind) is str and type(payload) is dict:
-                made = object.__new__(cls)
-                object.__setattr__(made, "__dict__", {"kind": kind, "data": dict(payload)})
-                return made
         body = _object(data, "event")
         if not isinstance(body.get("kind"), str) or not isinstance(body.get("data"), Mapping):
             raise BadInput("event", str(data)[:60], "expected {kind: text, data: object}")
@@ -161,9 +137,6 @@ class Resolution:
 
     events: tuple[Event, ...]
     ruling: Mapping[str, Any]
-
-    def __init__(self, events: tuple[Event, ...], ruling: Mapping[str, Any]) -> None:
-        _SET(self, "__dict__", {"events": events, "ruling": ruling})
 
 
 class Ruleset(Protocol[StateT]):

@@ -202,23 +202,14 @@ def entry_of(
     body_text: str | None,
     mac: str | None,
 ) -> Entry:
-    """``Entry(seq, kind, side, body, prev, hashed, sig, body_text=..., mac=...)``, made as the
-    frozen ``__init__`` would make it but without its call per field (every command makes one,
-    every entry read back from a database is one).
+    """``Entry(seq, kind, side, body, prev, hashed, sig, body_text=..., mac=...)``, by keyword
+    (every command makes one, every entry read back from a database is one).
 
     >>> entry_of(1, "seed", None, {}, "p", hashed="h", sig=None, body_text="{}", mac=None) == (
     ...     Entry(1, "seed", None, {}, "p", "h"))
     True
     """
-    made: Entry = _NEW(Entry)
-    _SET(made, "__dict__", {
-        "seq": seq, "type": kind, "side": side, "body": body, "prev": prev, "hash": hashed,
-        "sig": sig, "body_text": body_text, "mac": mac,
-    })  # fmt: skip
-    return made
-
-
-_NEW, _SET = object.__new__, object.__setattr__
+    return Entry(seq, kind, side, body, prev, hashed, sig, body_text=body_text, mac=mac)
 
 
 def signed(entry: Entry, sig: str) -> Entry:

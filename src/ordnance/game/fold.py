@@ -21,21 +21,41 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ordnance.core.dice import DiceSource
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
-
-# replace() as a fold needs it: no __init__ re-run per event (core/records.py).
-from ordnance.core.records import evolve as replace
+from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.ruleset import Command, Event, RollRecord, Ruleset
 from ordnance.game.entries import GENESIS, Entry
 from ordnance.game.errors import LogMismatch
 from ordnance.game.fairdice import check_entropy, commitment
+from ordnance.game.fold_checks import (
+    check_consent,
+    check_open,
+    check_seed,
+    check_signed,
+    check_undo,
+    signing_key,
+)
 from ordnance.game.registry import ruleset, spec
 from ordnance.game.scenario import Scenario
-from ordnance.game.signing import Coverage, declared_key, fingerprint, valid
+from ordnance.game.signing import declared_key
+
+# What may be written next is checked in fold_checks.py; callers read it here, beside the fold.
+__all__ = [
+    "Game",
+    "apply_entry",
+    "check_consent",
+    "check_open",
+    "check_seed",
+    "check_signed",
+    "check_undo",
+    "command_body",
+    "resolve_command",
+    "signing_key",
+    "start",
+]
 
 
 @dataclass(frozen=True)
@@ -113,6 +133,30 @@ class Game:
         """Whether each side writes its own entries (play by e-mail)."""
         return bool(self.side_keys) or bool(self.invited)
 
+    def after_command(
+        self, state: Any, dice: DiceState, undoable: tuple[Undoable, ...], entry: Entry
+    ) -> Game:
+        """The game after the command ``entry``: what a command changes, the rest as it is.
+
+        Built by the constructor, every field named, rather than by ``dataclasses.replace``
+        (which looks each field up by name first, about twice the cost): the fold makes one
+        per command of every log it reads (bench_ledger, "folded from entries in memory").
+        """
+        return Game(
+            self.id,
+            self.rules,
+            self.scenario,
+            state,
+            dice,
+            entry.seq + 1,
+            entry.hash,
+            undoable,
+            self.custodian,
+            self.side_keys,
+            self.invited,
+            self.pending,
+        )
+
     def check_side(self, side: str) -> None:
         if side not in self.sides:
             raise BadInput("side", side, f"no such side; sides: {', '.join(self.sides)}")
@@ -167,111 +211,6 @@ def start(entry: Entry, legacy_key: str | None = None) -> Game:
         raise LogMismatch(0, f"the start entry cannot be read ({error})") from None
 
 
-def check_undo(game: Game, side: str) -> Undoable:
-    """The command an undo by ``side`` would take back, or the refusal."""
-    if not game.undoable:
-        raise IllegalAction(
-            "SYS.dice",
-            "nothing to undo: undo goes back only to the last revealed die roll",
-        )
-    last = game.undoable[-1]
-    if last.side != side:
-        raise IllegalAction(
-            "SYS.record", f"the last command is {last.side}'s; only {last.side} may undo it"
-        )
-    return last
-
-
-def check_seed(game: Game, side: str) -> None:
-    """May ``side`` add its seed now? Only before the epoch's first roll."""
-    game.check_side(side)
-    if game.dice.mode != "fair":
-        raise IllegalAction(
-            "SYS.dice", f"this game's dice are {_mode_words(game)}; there is no server seed"
-        )
-    if game.dice.rolled:
-        raise IllegalAction(
-            "SYS.dice", "side seeds are fixed once this seed epoch has made its first roll"
-        )
-    if side in game.dice.seeds:
-        raise IllegalAction("SYS.dice", f"{side} has already added its seed to this epoch")
-
-
-def check_consent(game: Game, side: str) -> None:
-    game.check_side(side)
-    if game.dice.mode != "fair":
-        raise IllegalAction(
-            "SYS.dice", f"this game's dice are {_mode_words(game)}; there is no seed to reveal"
-        )
-    if side in game.dice.consents:
-        raise IllegalAction("SYS.dice", f"{side} has already agreed to reveal this epoch's seed")
-
-
-def _mode_words(game: Game) -> str:
-    return "physical" if game.dice.mode == "physical" else "rolled between the sides by e-mail"
-
-
-def check_open(game: Game) -> None:
-    """Refuse a write while a proposal (play by e-mail) waits to be answered or resolved."""
-    if game.pending is not None:
-        waiting = next(s for s in game.sides if s != game.pending.side)
-        who = waiting if game.pending.entropy is None else game.pending.side
-        raise IllegalAction(
-            "SYS.dice",
-            f"entry {game.pending.seq} ({game.pending.side}'s command that rolls) is open:"
-            f" waiting for {who}'s file (export, send, import)",
-        )
-
-
-def signing_key(game: Game | None, entry: Entry) -> str | None:
-    """The public key that must have signed ``entry`` (``game``: the game before it)."""
-    if entry.type in ("start", "resume", "join"):
-        return declared_key(entry.body) if "signer" in entry.body or game is not None else None
-    if game is None:
-        return None
-    if game.by_email and entry.side is not None:
-        return game.side_keys.get(entry.side)
-    return game.custodian
-
-
-def check_signed(
-    game: Game | None,
-    entry: Entry,
-    legacy_key: str | None = None,
-    coverage: Coverage | None = None,
-) -> str:
-    """The key that wrote ``entry`` (:func:`signing_key`), once its signature is checked.
-
-    ``game`` is the game before the entry (None for the start entry, whose key is the one it
-    declares, or ``legacy_key`` for a game started before signing). Without ``coverage`` the
-    entry must carry that key's signature itself (an entry the service stored before it kept
-    MACs); with it, a signature the entry carries must be valid, and an unsigned entry waits
-    for a later head of the same key to cover it (:class:`~.signing.Coverage`).
-    """
-    try:
-        key = signing_key(game, entry)
-    except (ValueError, TypeError) as error:
-        raise LogMismatch(entry.seq, f"its signature cannot be checked ({error})") from None
-    if key is None and game is None:
-        key = legacy_key
-    if key is None:
-        who = f"{entry.side} has not joined the game" if entry.side else "no key is known"
-        raise LogMismatch(entry.seq, f"its signature cannot be checked: {who}")
-    writer = entry.side if game is not None and game.by_email and entry.side else "service"
-    if coverage is not None:
-        coverage.add(entry.seq, key, entry.hash, entry.sig, writer)
-        return key
-    if entry.sig is None:
-        raise LogMismatch(entry.seq, "it is not signed")
-    if not valid(key, entry.hash, entry.sig):
-        raise LogMismatch(
-            entry.seq,
-            f"its signature is not the {writer}'s (key {fingerprint(key)}): it was changed,"
-            " or written by someone else",
-        )
-    return key
-
-
 def apply_entry(game: Game, entry: Entry, *, folded: Any = None) -> Game:
     """The game after one more entry; an entry that does not fit raises LogMismatch.
 
@@ -291,11 +230,7 @@ def apply_entry(game: Game, entry: Entry, *, folded: Any = None) -> Game:
         raise
     except (OrdnanceError, KeyError, TypeError, ValueError, IndexError) as error:
         raise LogMismatch(entry.seq, f"does not fit the game ({error})") from None
-    if after is game:
-        return replace(after, version=entry.seq + 1, head=entry.hash)
-    # ``after`` was made just now and nobody holds it yet: finish it in place (no second copy).
-    after.__dict__.update(version=entry.seq + 1, head=entry.hash)
-    return after
+    return replace(after, version=entry.seq + 1, head=entry.hash)
 
 
 def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
@@ -328,29 +263,17 @@ def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
         rolled = len(rolls)  # written just now by resolve_command, from the dice's own records
     else:
         rolled = 0 if type(rolls) is list and not rolls else _count_rolls(rolls)
-    # replace(game, ...) made as records.evolve makes it (no __init__ re-run), inline: it is
-    # made once per entry of every log folded.
-    values = game.__dict__.copy()
-    values["state"] = state
     if not rolled:
-        undo = _NEW(Undoable)
-        _SET(undo, "__dict__", {"seq": entry.seq, "side": side, "before": game.state})
-        values["undoable"] = (*game.undoable, undo)
+        undoable = (*game.undoable, Undoable(entry.seq, side, game.state))
+        dice = game.dice
     else:
-        values["dice"] = replace(
+        undoable = ()  # a revealed roll is a wall: nothing before it may be undone
+        dice = replace(
             game.dice,
             next_roll=game.dice.next_roll + rolled,
             rolled=game.dice.rolled or game.dice.mode == "fair",
         )
-        values["undoable"] = ()  # a revealed roll is a wall: nothing before it may be undone
-    values["version"] = entry.seq + 1
-    values["head"] = entry.hash
-    made: Game = _NEW(Game)
-    _SET(made, "__dict__", values)
-    return made
-
-
-_NEW, _SET = object.__new__, object.__setattr__
+    return game.after_command(state, dice, undoable, entry)
 
 
 def _count_rolls(rolls: Any) -> int:

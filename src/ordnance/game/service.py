@@ -48,7 +48,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ordnance import __version__
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
@@ -74,8 +74,10 @@ from ordnance.game.logfile import export_text, header_game, read_verified
 from ordnance.game.pbem import Invitation, ProbeDice, RollsNeeded, new_code, other_side
 from ordnance.game.scenario import Scenario, load_scenario_file
 from ordnance.game.signing import Signer, fingerprint, head_interval
-from ordnance.game.storage import Store, database_url
 from ordnance.game.tokens import mac_of_hash, new_token, token_hash, token_mac
+
+if TYPE_CHECKING:
+    from ordnance.game.storage import Store
 
 GAME_ID_BYTES = 6
 
@@ -176,7 +178,8 @@ def split_dice(words: Sequence[str]) -> tuple[list[str], list[str]]:
 
 class GameService:
     """Games in one database (``url``: see :func:`~ordnance.game.storage.database_url`), with
-    the secrets in the key store ``keys`` (default ``$ORDNANCE_KEYS`` or the user's)."""
+    the secrets in the key store ``keys`` (default ``$ORDNANCE_KEYS`` or the user's). ``light``:
+    an existing SQLite file through sqlite3 alone (:mod:`.sqlite_file`; the CLI)."""
 
     def __init__(
         self,
@@ -185,9 +188,10 @@ class GameService:
         keys: str | Path | KeyStore | None = None,
         snapshot_every: int | None = None,
         sign_every: int | None = None,
+        light: bool = False,
     ) -> None:
         self.keys = keys if isinstance(keys, KeyStore) else KeyStore(keys)
-        self.store = Store(database_url(url), self.keys)
+        self.store = _open_store(url, self.keys, light=light)
         self._signer: Signer | None = None
         # A snapshot of the folded game every K entries, by whoever opens it (game/snapshots.py).
         self.snapshot_every = snapshots.every(snapshot_every)
@@ -871,3 +875,20 @@ class GameService:
                 # Public now: the key store need not keep it.
                 self.keys.forget_seed(commitment(bytes.fromhex(str(entry.body["seed"]))))
         return Applied(game.id, tuple(new), after.version, ruling)
+
+
+def _open_store(url: str | None, keys: KeyStore, *, light: bool) -> Store:
+    """``light``: an existing SQLite file with a current schema through sqlite3 alone (the
+    CLI, one game per process: SQLAlchemy would cost it more than its work, see
+    :mod:`.sqlite_file`); else, or for any other database, the SQLAlchemy store."""
+    if light:
+        from ordnance.game.sqlite_file import open_file  # noqa: PLC0415
+
+        found = open_file(url)
+        if found is not None:
+            # The methods the service and snapshots use of a Store (it has no engine: the web,
+            # which asks for one, never opens a light store).
+            return cast("Store", found)
+    from ordnance.game.storage import Store, database_url  # noqa: PLC0415
+
+    return Store(database_url(url), keys)

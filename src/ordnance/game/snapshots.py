@@ -27,10 +27,7 @@ import json
 import threading
 from collections.abc import Callable
 from functools import cache
-from typing import Any
-
-import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
+from typing import TYPE_CHECKING, Any
 
 from ordnance import __version__
 from ordnance.core import statecodec
@@ -41,7 +38,9 @@ from ordnance.game.errors import LogMismatch
 from ordnance.game.fold import Game, Undoable
 from ordnance.game.intervals import entry_interval
 from ordnance.game.signing import Signer, valid
-from ordnance.game.storage import Store, metadata
+
+if TYPE_CHECKING:
+    from ordnance.game.storage import Store
 
 DEFAULT_EVERY = 200  # see docs/ledger-speed.md (why 200)
 # What a snapshot another engine wrote (or a damaged one) may raise while it is decoded.
@@ -56,19 +55,6 @@ _UNREADABLE = (
     RecursionError,
 )
 ENVIRONMENT = "ORDNANCE_SNAPSHOT_EVERY"
-
-# On the store's metadata, so the schema test compares it with the migrations too.
-snapshots = sa.Table(
-    "snapshots",
-    metadata,
-    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
-    sa.Column("version", sa.Integer, primary_key=True),
-    sa.Column("head", sa.String(64), nullable=False),
-    sa.Column("engine", sa.String(32), nullable=False),
-    sa.Column("body", sa.Text, nullable=False),
-    sa.Column("digest", sa.String(64), nullable=False),
-    sa.Column("sig", sa.String(128), nullable=False),
-)
 
 
 def every(given: int | None = None) -> int:
@@ -197,17 +183,21 @@ def save(store: Store, game: Game, signer: Signer) -> bool:
         "digest": digest,
         "sig": signer.sign(seal),
     }
+    mark = store.mark
     try:
+        # Plain SQL (no SQLAlchemy): the CLI's light store (game/sqlite_file.py) writes it too.
+        # A second writer of this very snapshot finds it there (ON CONFLICT: SQLite and
+        # PostgreSQL alike) and writes nothing.
         with store.writing() as connection:
-            # The row as parameters (not .values()): the statement is compiled once and cached.
-            connection.execute(snapshots.insert(), row)
-            connection.execute(
-                snapshots.delete().where(
-                    snapshots.c.game_id == game.id, snapshots.c.version < game.version
-                )
+            connection.exec_driver_sql(
+                "INSERT INTO snapshots (game_id, version, head, engine, body, digest, sig)"
+                f" VALUES ({', '.join([mark] * 7)}) ON CONFLICT DO NOTHING",
+                tuple(row.values()),
             )
-    except IntegrityError:
-        return False  # another process wrote this very snapshot first
+            connection.exec_driver_sql(
+                f"DELETE FROM snapshots WHERE game_id = {mark} AND version < {mark}",
+                (game.id, game.version),
+            )
     except StorageError:
         return False  # the command is stored; a missing snapshot only costs a longer fold
     return True
@@ -230,25 +220,26 @@ def load(
             f" WHERE game_id = {mark} AND version <= {mark} ORDER BY version DESC LIMIT 1",
             (game_id, version),
         ).first()
-    if found is None or found.version < 1:
+    if found is None or found[0] < 1:
         return None
-    digest = _digest(found.body)
-    seal = _seal(game_id, found.version, found.head, found.engine, digest)
-    if found.engine != __version__ or digest != found.digest:
+    at, head, engine, body, stored_digest, sig = found
+    digest = _digest(body)
+    seal = _seal(game_id, at, head, engine, digest)
+    if engine != __version__ or digest != stored_digest:
         return None
-    if not valid(signer.public_key, seal, found.sig):
+    if not valid(signer.public_key, seal, sig):
         return None  # not written by this service's key: not trusted
     first = store.entries(game_id, 0, 1)
-    tail = store.entries(game_id, found.version - 1)
-    if not first or not tail or tail[0].seq != found.version - 1:
+    tail = store.entries(game_id, at - 1)
+    if not first or not tail or tail[0].seq != at - 1:
         return None
     last = tail[0]
-    if last.hash != found.head or not last.check_hash():
+    if last.hash != head or not last.check_hash():
         return None  # the snapshot does not fold up to this log's entry: not ours
     try:
-        game = decode(found.body, start(first[0]))
+        game = decode(body, start(first[0]))
     except _UNREADABLE:
         return None  # written by other code than this one: fold from the start instead
-    if (game.version, game.head) != (found.version, found.head):
+    if (game.version, game.head) != (at, head):
         return None
     return game, tail[1:]

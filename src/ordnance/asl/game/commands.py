@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any
 
 from ordnance.asl.canister import ADJACENT_CHOICES
@@ -374,17 +373,6 @@ COMMANDS = CommandTable(
 
 def parse_command(side: str, words: Sequence[str]) -> Command:
     """Read one command (see the module docstring); the text is rebuilt in canonical order."""
-    if len(words) == 2 and words[0] == "phase" and words[1] == "next":
-        # Most of a game's commands, word for word: what reading them would give. A Command is
-        # frozen and this one's arguments are an empty read-only mapping, so one per side serves
-        # every such command.
-        made = _PHASE_NEXT.get(side)
-        if made is None:
-            made = Command(side, "phase", _NO_ARGS, "phase next")
-            if len(_PHASE_NEXT) >= _SIDES_KEPT:
-                _PHASE_NEXT.clear()  # start again (safe beside other threads, unlike eviction)
-            _PHASE_NEXT[side] = made
-        return made
     verb, args, text = COMMANDS.read_text(words)
     if verb == "phase":
         if args["step"] != "next":
@@ -392,9 +380,3 @@ def parse_command(side: str, words: Sequence[str]) -> Command:
         return Command(side, verb, {}, "phase next")
     assert text is not None  # the table has the text function
     return Command(side, verb, args, text)
-
-
-# "phase next" read for each side lately (the same value each time: see parse_command).
-_PHASE_NEXT: dict[str, Command] = {}
-_NO_ARGS: Mapping[str, Any] = MappingProxyType({})
-_SIDES_KEPT = 4096

@@ -72,7 +72,6 @@ from ordnance.core.rulings import DRM
 # The order an sM's arc is tried in when the command names no facing: no turn, then one
 # hexspine clockwise, one anticlockwise, and so on.
 _TURNS = (0, 1, -1, 2, -2, 3)
-_MPH = Phase.MPH  # read off the enum once (a member read off its class costs a call)
 
 
 def vehicle(unit: Unit, clause: str, device: str) -> None:
@@ -238,7 +237,7 @@ def later_fire_drm(state: AslState, unit: Unit) -> DRM | None:
     """
     status = state.status[unit.id]
     note = None if status.afv is None else status.afv.later_fire
-    if note is None or not note.applies or state.phase is not _MPH:
+    if note is None or not note.applies or state.phase is not Phase.MPH:
         return None
     return DRM(note.drm, f"Case A of the sM's turn to {note.facing.name}", "D13.32-drm")
 

@@ -45,12 +45,11 @@ from ordnance.core.hexgrid import Corner
 from ordnance.core.ruleset import Command, Event, Resolution
 
 MOVERS = ("vehicle", "scw", "atr")
-_MPH = Phase.MPH  # read off the enum once (a member read off its class costs a call)
 
 
 def movement(state: AslState, command: Command, unit: Unit) -> Resolution:
     """``move`` or ``man`` in the side's own MPh."""
-    if state.phase is not _MPH or command.side != state.player:
+    if state.phase is not Phase.MPH or command.side != state.player:
         raise IllegalAction(SEQUENCE, "units move only in their own side's MPh")
     if command.verb == "move":
         return _move(state, command, unit)

@@ -47,7 +47,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
@@ -60,15 +60,8 @@ from ordnance.asl.smoke import Phase
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, Hex
 
-# replace() as a fold needs it: no __init__ re-run per event (core/records.py).
-from ordnance.core.records import evolve as replace
-
 # A Player Turn's phases in order (A3's sequence of play).
 PHASES: tuple[Phase, ...] = tuple(Phase)
-# Read off the enum once: a member read off its class goes through the enum metaclass's
-# attribute hook (about a function call's cost), and these are read for every command.
-_DFPH, _PFPH = Phase.DFPH, Phase.PFPH
-_SET = object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -80,15 +73,6 @@ class Shot:
     ammo: Family
     smoke: bool
     rof_kept: bool = False
-
-    def __init__(self, unit: str, ammo: Family, smoke: bool, rof_kept: bool = False) -> None:
-        # One per shot of a game: the instance's __dict__ set at once (a frozen dataclass's own
-        # __init__ sets each field in turn through object.__setattr__).
-        _SET(
-            self,
-            "__dict__",
-            {"unit": unit, "ammo": ammo, "smoke": smoke, "rof_kept": rof_kept},
-        )
 
 
 @dataclass(frozen=True)
@@ -114,10 +98,6 @@ class Expenditure:
     hex: Hex | None
     seen_by: frozenset[str]
 
-    def __init__(self, unit: str, side: str, hex: Hex | None, seen_by: frozenset[str]) -> None:
-        # One per move of a game: made as Shot is.
-        _SET(self, "__dict__", {"unit": unit, "side": side, "hex": hex, "seen_by": seen_by})
-
 
 @dataclass(frozen=True)
 class AslState:
@@ -138,7 +118,7 @@ class AslState:
     @property
     def phase_owner(self) -> str:
         """Whose phase it is: the DFPh belongs to the defender, every other to the phasing side."""
-        return self.sheet.other(self.player) if self.phase is _DFPH else self.player
+        return self.sheet.other(self.player) if self.phase is Phase.DFPH else self.player
 
     def record(self, unit_id: str) -> GunRecord:
         """A Gun's side-record entry (C8.0)."""
@@ -281,21 +261,17 @@ def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
                 if changed is None:
                     changed = {}
                 changed[unit] = _phase_status(statuses[unit], new_turn=False)
-    # replace(state, ...) as records.evolve makes it, inline: one per phase event of a fold.
-    values = state.__dict__.copy()
-    values["turn"] = int(data["turn"])
-    values["player"] = player
-    values["phase"] = phase
-    if changed:
-        values["status"] = {**state.status, **changed}
-    values["shots"] = ()
-    values["non_smoke"] = _NO_SIDES
-    if state.smoke:
-        values["smoke"] = _smoke_after(state, player, phase)
-    values["expenditure"] = None
-    made: AslState = object.__new__(AslState)
-    object.__setattr__(made, "__dict__", values)
-    return made
+    return replace(
+        state,
+        turn=int(data["turn"]),
+        player=player,
+        phase=phase,
+        status={**state.status, **changed} if changed else state.status,
+        shots=(),
+        non_smoke=_NO_SIDES,
+        smoke=_smoke_after(state, player, phase) if state.smoke else state.smoke,
+        expenditure=None,
+    )
 
 
 # The phases by their text as events store it (any other spelling goes through Phase.parse).
@@ -331,7 +307,7 @@ def _fired(status: UnitStatus, phase: Phase) -> UnitStatus:
     """A vehicle that fired a weapon may make no more smoke this Player Turn (D13.2-state);
     a unit that fired in the PFPh may not fire in the AFPh (A3)."""
     changes: dict[str, Any] = {}
-    if phase is _PFPH:
+    if phase is Phase.PFPH:
         changes["prep_fired"] = True
     if status.afv is not None:
         changes["afv"] = replace(status.afv, fired=True)
