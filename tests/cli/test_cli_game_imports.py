@@ -81,11 +81,6 @@ def test_game_status_and_do_import_no_sqlalchemy_numpy_jinja_or_web(played):
 
 
 @pytest.mark.clause("SYS.record")
-@pytest.mark.xfail(
-    strict=True,
-    reason="game/registry.py imports every ruleset; the registry of GameSpecs (issue 28, the"
-    " 'spec' part) imports a game's spec on first use: then remove this mark",
-)
 def test_game_status_imports_only_its_own_ruleset(played):
     env, game, _ = played
     assert heavy_in(imported(env, "game", "status", game), OTHER_RULESETS) == []
