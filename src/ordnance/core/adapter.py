@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from ordnance.core.maps import MapFiles
 
 
-
 class GameState(Protocol):
     """What the base reads of a state: whether the scenario has ended."""
 
