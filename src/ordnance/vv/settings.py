@@ -83,7 +83,7 @@ class VvSettings(GameSettings):
         "For Opportunity Fire's 'no positive cover' -1 only the target's own cover counts"
         " (terrain, hexside, fortification, Assault Movement); LOS hindrances do not cancel it.",
     )
-    ai_opfire_threshold: Fraction = setting(  # noqa: RUF009 - _setting returns a field()
+    ai_opfire_threshold: Fraction = setting(  # noqa: RUF009 - setting() returns a field()
         Fraction(1),
         "[default]",
         "r. 13.8 (AI policy)",
@@ -101,7 +101,7 @@ class VvSettings(GameSettings):
         " expected Casualty Points (the first AI's objective).",
         choices=("value", "cp"),
     )
-    ai_leader_value: Fraction = setting(  # noqa: RUF009 - _setting returns a field()
+    ai_leader_value: Fraction = setting(  # noqa: RUF009 - setting() returns a field()
         Fraction(1),
         "[default]",
         "r. 13.6 (AI policy)",
@@ -110,14 +110,14 @@ class VvSettings(GameSettings):
         " its Casualty Rating (a vehicle with its passengers).",
         bounds=(0, MAX_DRM),
     )
-    ai_pin_fraction: Fraction = setting(  # noqa: RUF009 - _setting returns a field()
+    ai_pin_fraction: Fraction = setting(  # noqa: RUF009 - setting() returns a field()
         Fraction(1, 4),
         "[default]",
         "r. 14.7 (AI policy)",
         "What a pin costs, as a fraction of the pinned unit's value (it loses a turn of action).",
         bounds=(0, MAX_DRM),
     )
-    ai_grenade_value: Fraction = setting(  # noqa: RUF009 - _setting returns a field()
+    ai_grenade_value: Fraction = setting(  # noqa: RUF009 - setting() returns a field()
         Fraction(1, 2),
         "[default]",
         "r. 12.51 (AI policy)",
@@ -125,7 +125,7 @@ class VvSettings(GameSettings):
         " gains more than this.",
         bounds=(0, MAX_DRM),
     )
-    ai_satchel_value: Fraction = setting(  # noqa: RUF009 - _setting returns a field()
+    ai_satchel_value: Fraction = setting(  # noqa: RUF009 - setting() returns a field()
         Fraction(1),
         "[default]",
         "r. 12.52 (AI policy)",
@@ -138,7 +138,7 @@ class VvSettings(GameSettings):
         "r. 12.51-12.52 (AI policy)",
         "Whether the AI spends grenades and satchel charges in AP fire (when they pay).",
     )
-    ai_opfire_lookahead: Fraction = setting(  # noqa: RUF009 - _setting returns a field()
+    ai_opfire_lookahead: Fraction = setting(  # noqa: RUF009 - setting() returns a field()
         Fraction(1, 2),
         "[default]",
         "r. 13.8 (AI policy)",
@@ -153,7 +153,7 @@ class VvSettings(GameSettings):
         "r. 6 (AI policy)",
         "Whether the AI moves its infantry in its Movement Phase (docs/vv-ai.md: movement).",
     )
-    ai_move_objective: Fraction = setting(  # noqa: RUF009 - _setting returns a field()
+    ai_move_objective: Fraction = setting(  # noqa: RUF009 - setting() returns a field()
         Fraction(2),
         "[default]",
         "r. 6 (AI policy)",
@@ -161,7 +161,7 @@ class VvSettings(GameSettings):
         " the nearest objective still to take (the first mover's weight was 1).",
         bounds=(0, MAX_DRM),
     )
-    ai_move_urgency: Fraction = setting(  # noqa: RUF009 - _setting returns a field()
+    ai_move_urgency: Fraction = setting(  # noqa: RUF009 - setting() returns a field()
         Fraction(2),
         "[default]",
         "r. 6 (AI policy)",
