@@ -35,6 +35,7 @@ sentence, and :meth:`RulesetBase.legal_actions`, the candidates that pass every 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -62,7 +63,7 @@ class ScenarioLoader(Protocol):
 StateT = TypeVar("StateT", bound=GameState)
 
 
-class RulesetBase(Generic[StateT]):
+class RulesetBase(ABC, Generic[StateT]):
     """A ruleset's adapter: a subclass names its functions (class attributes, most of them the
     module functions themselves, so the service's calls reach them with no method between)
     and writes :meth:`candidates`."""
@@ -82,10 +83,10 @@ class RulesetBase(Generic[StateT]):
     describe: Callable[[str, Mapping[str, Any]], str]
     view: Callable[[StateT], JsonObject]
 
+    @abstractmethod
     def candidates(self, state: StateT, side: str) -> Sequence[str]:
         """The command texts ``side`` might send now; :meth:`legal_actions` keeps those the
         rules accept (a ruleset lists what is worth asking, not only what is legal)."""
-        raise NotImplementedError
 
     def legal_actions(self, state: StateT, side: str) -> tuple[str, ...]:
         """Every candidate that passes the checks (probed up to its first roll), once each,
