@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from ordnance.core.errors import BadInput, OrdnanceError
-from ordnance.core.ruleset import ChanceOutcomes
+from ordnance.core.ruleset import ChanceOutcomes, Command, ProbeDice, ProbeRolled
 from ordnance.game import fold
 from ordnance.game.registry import names
 from ordnance.game.scenario import load_scenario_file
@@ -49,13 +49,26 @@ def test_every_registered_game_has_a_bundled_scenario():
     assert {game for game, _ in CASES} == set(names())
 
 
-def check_odds(rules: Any, state: Any, side: str, text: str) -> None:
-    """The exact distribution of ``text``'s outcomes, where it rolls, sums to 1."""
-    command = rules.parse_command(side, shlex.split(text))
+def rolls(rules: Any, state: Any, command: Command) -> bool:
+    """Whether ``command`` reaches a roll once its checks pass."""
     try:
-        odds = rules.chance_outcomes(state, command)
-    except BadInput:
-        return  # nothing rolled: no odds to give (the protocol's word for it)
+        rules.resolve(state, command, ProbeDice())
+    except ProbeRolled:
+        return True
+    return False
+
+
+def check_odds(rules: Any, state: Any, side: str, text: str) -> None:
+    """An action that rolls has exact odds summing to 1; one that rolls nothing has none (or
+    one certain outcome)."""
+    command = rules.parse_command(side, shlex.split(text))
+    if not rolls(rules, state, command):
+        try:
+            odds = rules.chance_outcomes(state, command)
+        except BadInput:
+            return
+        assert len(odds) == 1, f"{text}: rolls nothing, yet has {len(odds)} outcomes"
+    odds = rules.chance_outcomes(state, command)
     chances = [p for _, p in odds.items()]
     assert chances and all(isinstance(p, Fraction) and p > 0 for p in chances), text
     assert sum(chances) == 1, f"{text}: odds sum to {sum(chances)}"
