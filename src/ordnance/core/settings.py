@@ -22,6 +22,12 @@ Traceback (most recent call last):
 ordnance.core.errors.BadInput: bad setting 'far': unknown setting; known: reach, rounding
 >>> [(row["name"], row["default"], row["choices"]) for row in Demo.describe()]
 [('reach', 3, []), ('rounding', 'down', ['down', 'up'])]
+>>> Demo.scenario_values({"reach": 2, "rounding": "up"})
+{'reach': '2', 'rounding': 'up'}
+>>> Demo.scenario_values({"reach": 0})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ordnance.core.errors.BadInput: bad scenario 'settings': 'reach=0': expected a whole number...
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, Self
 
+from ordnance.core import fields
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import whole_number
 
@@ -75,6 +82,20 @@ class GameSettings:
             kind = type(getattr(self, name))
             changes[name] = _convert(name, str(text), kind, known[name].metadata)
         return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    @classmethod
+    def scenario_values(cls, raw: Mapping[str, object] | None) -> dict[str, str]:
+        """A scenario's ``settings:`` as the texts :meth:`override` reads (a YAML ``true`` as
+        ``true``), each checked now; a bad one is the scenario's fault at ``settings``.
+
+        The scenario JSON keeps these texts, so a replay reads them as the game did.
+        """
+        values = {
+            name: str(value).lower() if isinstance(value, bool) else str(value)
+            for name, value in (raw or {}).items()
+        }
+        fields.checked("settings", cls().override, values)
+        return values
 
     def to_json(self) -> dict[str, Any]:
         """Every setting's value as JSON (a fraction as its text, ``3/2``)."""

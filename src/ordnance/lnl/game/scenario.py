@@ -85,20 +85,6 @@ def _declared_game(text: str) -> str | None:
     return game if isinstance(game, str) else None
 
 
-def _settings(raw: Mapping[str, Any] | None) -> dict[str, str]:
-    if raw is None:
-        return {}
-    values = {
-        name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in raw.items()
-    }
-    try:
-        LnlSettings().override(values)
-    except BadInput as error:
-        raise fields.fault("settings", f"{error.text!r}: {error.problem}") from None
-    return values
-
-
 def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dict[str, Any]:
     """Check an LnLT scenario (see the module docstring) and return its self-contained JSON.
 
@@ -130,7 +116,7 @@ def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dic
         "map": game_map,
         "turns": data.get("turns"),
         "first": first,
-        "settings": _settings(data.get("settings")),
+        "settings": LnlSettings.scenario_values(data.get("settings")),
         "damage_check_table": None if table is None else dict(table),
         "sides": sides,
         "units": units,

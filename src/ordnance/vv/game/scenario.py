@@ -82,11 +82,7 @@ def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dic
     """Check a V&V scenario (see the module docstring) and return its self-contained JSON;
     ``maps`` says what ``map`` may name besides a bundled map (:class:`MapFiles`)."""
     map_json, game_map = _map(data["map"], maps)
-    settings = {
-        name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in data.get("settings", {}).items()
-    }
-    fields.checked("settings", lambda _: VvSettings().override(settings), "")
+    settings = VvSettings.scenario_values(data.get("settings"))
     fortifications: dict[str, str] = {}
     for label, kind in data.get("fortifications", {}).items():
         hex = fields.checked(f"fortifications.{label}", game_map.parse, label)
