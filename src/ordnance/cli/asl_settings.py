@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from ordnance.asl.settings import Settings
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import show_settings
 
@@ -17,6 +16,8 @@ def settings_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List every overridable reading: current value, default, provenance and rule."""
-    current = settings_of(ctx)
-    rows = [{**row, "value": getattr(current, row["name"])} for row in Settings.describe()]
-    show_settings(rows, "ASL settings (override with: ordnance asl --set NAME=VALUE ...)", as_json)
+    show_settings(
+        settings_of(ctx).rows(),
+        "ASL settings (override with: ordnance asl --set NAME=VALUE ...)",
+        as_json,
+    )

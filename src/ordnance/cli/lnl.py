@@ -357,6 +357,8 @@ def _expected(odds: Distribution[Any]) -> str | None:
 @lnl_app.command("settings")
 def settings_command(ctx: typer.Context, as_json: AsJson = False) -> None:
     """List every overridable reading: current value, default, provenance and rule."""
-    current = settings_in(ctx, LnlSettings)
-    rows = [{**row, "value": getattr(current, row["name"])} for row in LnlSettings.describe()]
-    show_settings(rows, "LnLT settings (override with: ordnance lnl --set NAME=VALUE ...)", as_json)
+    show_settings(
+        settings_in(ctx, LnlSettings).rows(),
+        "LnLT settings (override with: ordnance lnl --set NAME=VALUE ...)",
+        as_json,
+    )

@@ -114,9 +114,11 @@ def odds_command(
 @vv_app.command("settings")
 def settings_command(ctx: typer.Context, as_json: AsJson = False) -> None:
     """Every overridable reading: current value, default, provenance and rule."""
-    current = settings_in(ctx, VvSettings).to_json()
-    rows = [{**row, "value": current[row["name"]]} for row in VvSettings.describe()]
-    show_settings(rows, "V&V settings (override with: ordnance vv --set NAME=VALUE ...)", as_json)
+    show_settings(
+        settings_in(ctx, VvSettings).rows(),
+        "V&V settings (override with: ordnance vv --set NAME=VALUE ...)",
+        as_json,
+    )
 
 
 def _vv_game(game: Any) -> tuple[VvRuleset, VvState]:

@@ -2,6 +2,7 @@
 
 Every procedure in a ruleset returns a subclass of :class:`Ruling`. The same value is printed by
 the CLI, returned as JSON and (later) stored in the game log, so it must serialise losslessly.
+A game command's ruling has one shape in every ruleset (:func:`command_ruling`).
 """
 
 from __future__ import annotations
@@ -11,9 +12,14 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ordnance.core.dice import DR, DieRoll
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ordnance.core.ruleset import Command
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,37 @@ class Ruling:
         result = jsonable(self)
         assert isinstance(result, dict)
         return result
+
+
+def command_ruling(
+    command: Command,
+    clauses: Sequence[str],
+    explanation: str,
+    detail: Mapping[str, Any] | None = None,
+    *,
+    detail_last: bool = False,
+) -> dict[str, Any]:
+    """A game command's ruling as JSON: the command's text, its side, the ruleset's own fields
+    (``detail``), the clauses in first-seen order (no repeats) and one explanation.
+
+    ``detail_last`` puts the fields after the explanation (the order V&V's rulings have always
+    been written in; a reader of the JSON finds the same keys either way).
+
+    >>> from ordnance.core.ruleset import Command
+    >>> command = Command("german", "fire", {}, "fire pak")
+    >>> ruling = command_ruling(command, ["C8", "A3", "C8"], "Hit.", {"hex": "E5"})
+    >>> ruling["command"], ruling["side"], ruling["clauses"], ruling["explanation"]
+    ('fire pak', 'german', ['C8', 'A3'], 'Hit.')
+    >>> list(ruling)
+    ['command', 'side', 'hex', 'clauses', 'explanation']
+    >>> list(command_ruling(command, ["C8"], "Hit.", {"hex": "E5"}, detail_last=True))
+    ['command', 'side', 'clauses', 'explanation', 'hex']
+    """
+    head = {"command": command.text, "side": command.side}
+    tail = {"clauses": list(dict.fromkeys(clauses)), "explanation": explanation}
+    if not detail:
+        return {**head, **tail}
+    return {**head, **tail, **detail} if detail_last else {**head, **detail, **tail}
 
 
 def jsonable(value: object) -> Any:

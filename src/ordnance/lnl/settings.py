@@ -14,62 +14,54 @@ alternative. A scenario overrides them under ``settings:``, the CLI with
 >>> LnlSettings().override({"parity_of": "odd"})
 Traceback (most recent call last):
 ...
-ordnance.core.errors.BadInput: bad setting 'parity_of=odd': one of natural, final
+ordnance.core.errors.BadInput: bad setting 'parity_of=odd': expected one of natural, final
 >>> sorted(LnlSettings().closed_spaces)
 ['building', 'bunker', 'cave', 'stone building']
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from ordnance.core.errors import BadInput
-from ordnance.core.limits import MAX_DRM, whole_number
-
-
-def _setting(default: Any, tag: str, rule: str, doc: str, choices: tuple[str, ...] = ()) -> Any:
-    return field(
-        default=default, metadata={"tag": tag, "rule": rule, "doc": doc, "choices": choices}
-    )
+from ordnance.core.limits import MAX_DRM
+from ordnance.core.settings import GameSettings, setting
 
 
 @dataclass(frozen=True)
-class LnlSettings:
+class LnlSettings(GameSettings):
     """The engine's LnLT readings; ``LnlSettings.describe()`` lists each with its provenance."""
 
-    target_needs_enemy: bool = _setting(
+    target_needs_enemy: bool = setting(
         True,
         "[default]",
         "LNL.S-hex",
         "The target hex must hold an enemy unit (the literal reading of 14.2.2). False lets a"
         " shell go to any hex in LOS, e.g. to screen a friendly move (reference/lnl.md 6.9).",
     )
-    parity_of: str = _setting(
+    parity_of: str = setting(
         "natural",
         "[default]",
         "LNL.S-miss",
         "Whether a miss goes short (odd) or beyond (even) by the natural dice total, as the"
         " doubles test does, or by the final (modified) roll (reference/lnl.md 6.7).",
-        ("natural", "final"),
+        choices=("natural", "final"),
     )
-    degrading_hexes_count: bool = _setting(
+    degrading_hexes_count: bool = setting(
         True,
         "[default]",
         "LNL.S-mods",
         "Each degrading hex between the firer and the target hex still adds +1 to the To Hit"
         " roll: a LOS modifier, not a target or hex one (reference/lnl.md 6.8).",
     )
-    opportunity_fire_drm: int = _setting(
+    opportunity_fire_drm: int = setting(
         2,
         "[src]",
         "LNL.S-mods",
         "Opportunity Fire still adds this to the To Hit roll: a firer-side modifier"
         " (reference/lnl.md section 3 and 6.8).",
+        bounds=(-MAX_DRM, MAX_DRM),
     )
-    clear_allows_degrading: bool = _setting(
+    clear_allows_degrading: bool = setting(
         True,
         "[default]",
         "LNL.S-los",
@@ -77,14 +69,14 @@ class LnlSettings:
         " on the way are allowed. False demands a LOS with no degrading hex (reference/lnl.md"
         " 6.10).",
     )
-    short_into_own_hex: bool = _setting(
+    short_into_own_hex: bool = setting(
         True,
         "[default]",
         "LNL.S-miss",
         "A short miss at an adjacent target lands in the firer's own hex; false places"
         " nothing (reference/lnl.md 6.11). A hex off the map never gets a marker.",
     )
-    choice_among: str = _setting(
+    choice_among: str = setting(
         "seen",
         "[inferred]",
         "LNL.S-los",
@@ -92,34 +84,34 @@ class LnlSettings:
         " hex. 'seen': the enemy chooses among those the firer has a clear LOS to (a hex it"
         " cannot see is no landing hex). 'both': the enemy chooses either, and a hex without"
         " clear LOS then gets nothing.",
-        ("seen", "both"),
+        choices=("seen", "both"),
     )
-    enemy_choice: str = _setting(
+    enemy_choice: str = setting(
         "ask",
         "[default]",
         "LNL.S-los",
         "'ask': the enemy side is asked (a game waits for its 'choose HEX'). 'lowest': an"
         " automated opponent takes the candidate that comes first in the map's order, column"
         " by column (reference/lnl.md 6.12).",
-        ("ask", "lowest"),
+        choices=("ask", "lowest"),
     )
-    smoke_cycle: str = _setting(
+    smoke_cycle: str = setting(
         "flip",
         "[default]",
         "LNL.S-cycle",
         "The LnLT smoke cycle in Admin Phases: 'flip' turns Smoke 1 into Smoke 2 at the next"
         " one and removes Smoke 2 at the one after; 'remove' removes Smoke 1 at the next one"
         " (reference/lnl.md 6.1).",
-        ("flip", "remove"),
+        choices=("flip", "remove"),
     )
-    wp_closed_space: str = _setting(
+    wp_closed_space: str = setting(
         "building, stone building, bunker, cave",
         "[default]",
         "LNL.W-closed",
         "Terrain or marker names (comma-separated) that are a closed space: a Leg unit in such"
         " a hex makes its WP check with two dice, keeping the higher (reference/lnl.md 6.4).",
     )
-    wp_leader_lm: bool = _setting(
+    wp_leader_lm: bool = setting(
         True,
         "[default]",
         "LNL.W-check",
@@ -127,26 +119,27 @@ class LnlSettings:
         " hex, as a core damage check does (reference/lnl.md 6.5). Leaders count as Good Order"
         " (the engine does not track morale).",
     )
-    wp_hero_on_one: bool = _setting(
+    wp_hero_on_one: bool = setting(
         True,
         "[default]",
         "LNL.W-check",
         "A Squad or Half-Squad whose WP check die shows a natural 1 may produce a Hero, as in"
         " a core damage check; the ruling flags it (reference/lnl.md 6.5).",
     )
-    wp_check_every_entry: bool = _setting(
+    wp_check_every_entry: bool = setting(
         True,
         "[default]",
         "LNL.W-enter",
         "A unit checks each time it enters a WP hex; false: once per WP marker"
         " (reference/lnl.md 6.6).",
     )
-    passes_end_operations: int = _setting(
+    passes_end_operations: int = setting(
         3,
         "[unverified]",
         "LnLT sequence of play",
         "Consecutive passes that end the Operations Phase (an older third-party quick"
         " reference, reference/lnl.md section 2).",
+        bounds=(1, 10),
     )
 
     @property
@@ -155,54 +148,6 @@ class LnlSettings:
         return frozenset(
             name.strip().lower() for name in self.wp_closed_space.split(",") if name.strip()
         )
-
-    def override(self, values: Mapping[str, str]) -> LnlSettings:
-        """A copy with some settings changed, from their text forms."""
-        known = {f.name: f for f in dataclasses.fields(self)}
-        changes: dict[str, Any] = {}
-        for name, text in values.items():
-            if name not in known:
-                raise BadInput(
-                    "setting", name, "unknown setting; known: " + ", ".join(sorted(known))
-                )
-            choices: tuple[str, ...] = known[name].metadata["choices"]
-            changes[name] = _convert(name, str(text), type(getattr(self, name)), choices)
-        return dataclasses.replace(self, **changes)
-
-    @staticmethod
-    def describe() -> list[dict[str, Any]]:
-        """Every setting with its default, provenance tag, rule, choices and explanation."""
-        defaults = LnlSettings()
-        return [
-            {
-                "name": f.name,
-                "default": getattr(defaults, f.name),
-                "tag": f.metadata["tag"],
-                "rule": f.metadata["rule"],
-                "choices": list(f.metadata["choices"]),
-                "doc": f.metadata["doc"],
-            }
-            for f in dataclasses.fields(LnlSettings)
-        ]
-
-
-def _convert(name: str, text: str, kind: type, choices: tuple[str, ...]) -> Any:
-    value = text.strip()
-    if kind is bool:
-        if value.lower() in {"1", "true", "yes", "on"}:
-            return True
-        if value.lower() in {"0", "false", "no", "off"}:
-            return False
-        raise BadInput("setting", f"{name}={text}", "expected true or false")
-    if kind is int:
-        low, high = (1, 10) if name == "passes_end_operations" else (-MAX_DRM, MAX_DRM)
-        try:
-            return whole_number(value, "setting", low, high)
-        except BadInput as error:
-            raise BadInput("setting", f"{name}={text}", error.problem) from None
-    if choices and value.lower() not in choices:
-        raise BadInput("setting", f"{name}={text}", f"one of {', '.join(choices)}")
-    return value.lower() if choices else value
 
 
 DEFAULT = LnlSettings()

@@ -17,24 +17,13 @@ ordnance.core.errors.BadInput: bad scenario 'map': 'nowhere.yaml' is not a map t
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from ordnance.asl.terrain import GAME, asl_chart
 from ordnance.core.errors import BadInput
-from ordnance.core.maps import (
-    GameMap,
-    MapFiles,
-    MapUnreadable,
-    Vocabulary,
-    load_map_text,
-)
-
-
-def _vocabulary(game: str) -> Vocabulary | None:
-    return asl_chart().vocabulary if game == GAME else None
+from ordnance.core.maps import GameMap, MapFiles, MapUnreadable
+from ordnance.core.maps.cache import cached_map, map_digest
 
 
 def read_map(raw: object, maps: MapFiles) -> dict[str, Any] | None:
@@ -54,7 +43,7 @@ def read_map(raw: object, maps: MapFiles) -> dict[str, Any] | None:
         raise BadInput("scenario", "map", str(error)) from None
     if game_map.game != GAME:
         raise BadInput("scenario", "map", f"{name} is a {game_map.game} map; an ASL game needs asl")
-    return {"file": name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text}
+    return {"file": name, "sha256": map_digest(text), "text": text}
 
 
 def map_of(body: Mapping[str, Any] | None) -> GameMap | None:
@@ -64,7 +53,6 @@ def map_of(body: Mapping[str, Any] | None) -> GameMap | None:
     return _parse(str(body["text"]), str(body["file"]))
 
 
-@lru_cache(maxsize=16)
 def _parse(text: str, name: str) -> GameMap:
     # A map is immutable; every fold of the same game reads the same text, so parse it once.
-    return load_map_text(text, name, _vocabulary)
+    return cached_map(text, name, asl_chart)

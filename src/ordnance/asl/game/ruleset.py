@@ -35,78 +35,48 @@ from ordnance.asl.game.outcomes import fire_odds
 from ordnance.asl.game.scenario import Sheet, Unit, load_scenario
 from ordnance.asl.game.sight import live_map
 from ordnance.asl.game.smoke_view import smoke_devices
-from ordnance.asl.game.state import AslState, apply, initial_state
+from ordnance.asl.game.state import AslState, initial_state
 from ordnance.asl.notation import Family, format_capabilities
 from ordnance.asl.terrain import asl_chart
-from ordnance.core.command_words import CommandTable
+from ordnance.core.adapter import RulesetBase
 from ordnance.core.errors import OrdnanceError
-from ordnance.core.maps import BUNDLED_ONLY, CounterView, GameMap, MapFiles, TerrainChart
+from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.odds import Distribution
 from ordnance.core.offers import Offer
-from ordnance.core.ruleset import Command, Event, JsonObject, passes_checks
+from ordnance.core.ruleset import Command, JsonObject
 
 # Ammunition a command can declare, besides what a counter lists (ordinary AP and HE).
 _ORDINARY = (Family.AP, Family.HE)
 
 
-class AslRuleset:
+class AslRuleset(RulesetBase[AslState]):
     """ASL special ammunition (C8) in play: side record, Player Turns and phases, fire."""
 
-    @property
-    def commands(self) -> CommandTable:
-        return COMMANDS
-
-    @property
-    def name(self) -> str:
-        return "asl"
-
-    def load_scenario(self, data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> JsonObject:
-        return load_scenario(data, maps)
-
-    def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
-        return tuple(scenario["sides"])
+    name = "asl"
+    commands = COMMANDS
+    load_scenario = staticmethod(load_scenario)
+    # The service calls these for every command: the module functions themselves, with no
+    # method of their own around them.
+    parse_command = staticmethod(parse_command)
+    resolve = staticmethod(rules.resolve)
+    apply_stored = staticmethod(asl_state.apply)
+    describe = staticmethod(describe)
 
     def initial_state(self, scenario: Mapping[str, Any]) -> AslState:
         return initial_state(Sheet.of(scenario))
 
-    # The service calls these two for every command: the module functions themselves, with no
-    # method of their own around them.
-    parse_command = staticmethod(parse_command)
-
     def to_move(self, state: AslState) -> str | None:
         return None if state.over else state.phase_owner
 
-    def legal_actions(self, state: AslState, side: str) -> tuple[str, ...]:
-        """Every candidate command that passes the checks (probed up to its roll)."""
-        legal: list[str] = []
-        for text in _candidates(state, side):
-            command = parse_command(side, text.split())
-            if passes_checks(rules.resolve, state, command):
-                legal.append(command.text)
-        return tuple(legal)
-
-    resolve = staticmethod(rules.resolve)
+    def candidates(self, state: AslState, side: str) -> list[str]:
+        return _candidates(state, side)
 
     def offers(self, state: AslState, side: str, unit: str) -> tuple[Offer, ...]:
         """Every action of ``unit`` now, each on the hex it acts on (:mod:`.offers`)."""
         return offers(state, side, unit, self.legal_actions)
 
-    def apply(self, state: AslState, event: Event) -> AslState:
-        return apply(state, event.kind, event.data)
-
-    # The fold's step for an event read from a log (see core.ruleset.Ruleset): the same apply,
-    # without making an Event; ASL's apply only reads an event's data.
-    apply_stored = staticmethod(asl_state.apply)
-
-    def is_over(self, state: AslState) -> bool:
-        return state.over
-
     def view(self, state: AslState) -> JsonObject:
         return view(state)
-
-    def describe_event(self, event: Event) -> str:
-        """The event as a sentence (:mod:`.event_text`)."""
-        return describe(event.kind, event.data)
 
     def chance_outcomes(self, state: AslState, command: Command) -> Distribution[str]:
         """The exact odds of every outcome of ``command``, in words (:mod:`.outcomes`)."""

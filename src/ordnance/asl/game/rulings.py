@@ -8,25 +8,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from ordnance.core.ruleset import Command
+from ordnance.core.rulings import command_ruling
 
 SEQUENCE = "A3"  # ASL's sequence of play: the reading the game takes where C8 and D13 are silent
 
 
-def game_ruling(
-    command: Command,
-    clauses: Sequence[str],
-    explanation: str,
-    detail: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """A command's ruling: the command, the clauses in first-seen order, one explanation."""
-    return {
-        "command": command.text,
-        "side": command.side,
-        **(detail or {}),
-        "clauses": list(dict.fromkeys(clauses)),
-        "explanation": explanation,
-    }
+# A command's ruling: the command, its fields, the clauses in first-seen order, one explanation.
+game_ruling = command_ruling

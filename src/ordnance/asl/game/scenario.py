@@ -61,7 +61,7 @@ def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dic
     theater = data.get("theater")
     if theater is not None:
         theater = str(fields.checked("theater", Theater.parse, theater))
-    settings = _settings(data.get("settings"))
+    settings = Settings.scenario_values(data.get("settings"))
     templates = _templates(data.get("vasl_templates"), maps)
     boards = data.get("boards")
     labels: Labels | None = None
@@ -102,18 +102,6 @@ def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dic
         "sides": sides,
         "units": units,
     }
-
-
-def _settings(raw: Mapping[str, Any] | None) -> dict[str, str]:
-    """The scenario's overrides of the engine's readings, as the text ``Settings`` reads."""
-    if raw is None:
-        return {}
-    values = {
-        name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in raw.items()
-    }
-    fields.checked("settings", Settings().override, values)
-    return values
 
 
 def _templates(raw: str | None, maps: MapFiles) -> vasl_templates.VaslData | None:

@@ -21,7 +21,7 @@ of its corners (``4G5/E``).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 from ordnance.core.errors import BadInput
@@ -56,6 +56,23 @@ class GameMap:
     markers: Mapping[Hex, tuple[str, ...]] = field(default_factory=dict)
     description: str = ""
     source: str = "<memory>"
+
+    # A map is a value: one read again (a cache dropped it, another process read it) equals
+    # the one a live game holds, so a game folded again equals the live game. The same object,
+    # the common case, answers at once; the hash reads only the map's names, once.
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, GameMap):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.name, self.game, self.default_terrain, self.source))
 
     def terrain(self, hex: Hex) -> str:
         return self.terrains.get(hex, self.default_terrain)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ordnance.core.ruleset import Command, Event, Resolution
+from ordnance.core.rulings import command_ruling
 
 # LnLT's sequence of play (Rally, Operations in alternating impulses, Administrative): the
 # rule this engine cites where the shell rules are silent (reference/lnl.md section 2).
@@ -49,11 +50,5 @@ class Outcome:
             self.sentences.append(sentence)
 
     def resolution(self) -> Resolution:
-        ruling = {
-            "command": self.command.text,
-            "side": self.command.side,
-            **self.detail,
-            "clauses": list(dict.fromkeys(self.clauses)),
-            "explanation": " ".join(self.sentences),
-        }
+        ruling = command_ruling(self.command, self.clauses, " ".join(self.sentences), self.detail)
         return Resolution(tuple(self.events), ruling)

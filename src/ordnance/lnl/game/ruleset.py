@@ -24,14 +24,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from ordnance.core.command_words import CommandTable
-from ordnance.core.dice import DiceSource
-from ordnance.core.maps import BUNDLED_ONLY, CounterView, GameMap, MapFiles, TerrainChart
+from ordnance.core.adapter import RulesetBase
+from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.odds import Distribution
-from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
+from ordnance.core.ruleset import Command, JsonObject
 from ordnance.lnl.game.chances import shell_odds
 from ordnance.lnl.game.commands import COMMANDS, parse_command
 from ordnance.lnl.game.counters import counters
@@ -43,64 +42,34 @@ from ordnance.lnl.shell import ShellKind
 from ordnance.lnl.terrain import lnl_chart
 
 
-class LnlRuleset:
-    """LnLT optional Smoke and WP shells (14.2.2, 14.2.3) in play."""
+class LnlRuleset(RulesetBase[LnlState]):
+    """LnLT optional Smoke and WP shells (14.2.2, 14.2.3) in play.
 
-    @property
-    def commands(self) -> CommandTable:
-        return COMMANDS
+    Shells and MGs are offered at the hexes holding enemy units, moves into each neighbouring
+    hex; other targets are legal too when a setting allows them.
+    """
 
-    @property
-    def name(self) -> str:
-        return "lnl"
-
-    def load_scenario(self, data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> JsonObject:
-        return load_scenario(data, maps)
-
-    def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
-        return tuple(scenario["sides"])
+    name = "lnl"
+    commands = COMMANDS
+    load_scenario = staticmethod(load_scenario)
+    parse_command = staticmethod(parse_command)
+    to_move = staticmethod(to_move)
+    resolve = staticmethod(resolve)
+    apply_stored = staticmethod(apply)
+    describe = staticmethod(describe)
 
     def initial_state(self, scenario: Mapping[str, Any]) -> LnlState:
         return initial_state(Sheet.of(scenario))
 
-    def parse_command(self, side: str, words: Sequence[str]) -> Command:
-        return parse_command(side, words)
-
-    def to_move(self, state: LnlState) -> str | None:
-        return to_move(state)
-
-    def legal_actions(self, state: LnlState, side: str) -> tuple[str, ...]:
-        """Every candidate command that passes the checks (probed up to its first roll).
-
-        Shells and MGs are offered at the hexes holding enemy units, moves into each
-        neighbouring hex; other targets are legal too when a setting allows them.
-        """
-        legal: list[str] = []
-        for text in _candidates(state, side):
-            command = parse_command(side, text.split())
-            if passes_checks(resolve, state, command):
-                legal.append(command.text)
-        return tuple(legal)
-
-    def resolve(self, state: LnlState, command: Command, dice: DiceSource) -> Resolution:
-        return resolve(state, command, dice)
+    def candidates(self, state: LnlState, side: str) -> list[str]:
+        return _candidates(state, side)
 
     def chance_outcomes(self, state: LnlState, command: Command) -> Distribution[str]:
         """The exact odds of every outcome of ``command``, in words (:mod:`.chances`)."""
         return shell_odds(state, command)
 
-    def apply(self, state: LnlState, event: Event) -> LnlState:
-        return apply(state, event.kind, event.data)
-
-    def is_over(self, state: LnlState) -> bool:
-        return state.over
-
     def view(self, state: LnlState) -> JsonObject:
         return view(state)
-
-    def describe_event(self, event: Event) -> str:
-        """The event as a sentence (:mod:`.event_text`)."""
-        return describe(event.kind, event.data)
 
     def live_map(self, state: LnlState) -> tuple[GameMap, TerrainChart]:
         """The map with the game's Smoke and WP markers on it (``ordnance game render``)."""

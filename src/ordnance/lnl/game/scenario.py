@@ -33,10 +33,8 @@ the rest (the map, hexes on it, a unit id used by both sides, the To Hit table's
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -44,14 +42,8 @@ import yaml
 from ordnance.core import fields, yaml_lines
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Hex
-from ordnance.core.maps import (
-    BUNDLED_ONLY,
-    GameMap,
-    MapFiles,
-    MapUnreadable,
-    Vocabulary,
-    load_map_text,
-)
+from ordnance.core.maps import BUNDLED_ONLY, GameMap, MapFiles, MapUnreadable
+from ordnance.core.maps.cache import cached_map, map_digest
 from ordnance.lnl.pool import Pool
 from ordnance.lnl.settings import LnlSettings
 from ordnance.lnl.shell import ShellKind, ToHitTable
@@ -61,14 +53,9 @@ from ordnance.lnl.wp import LEG_KINDS, VEHICLE, Dct, parse_dct
 POOLS = {"smoke_shells": ShellKind.SMOKE, "wp_shells": ShellKind.WP}
 
 
-def _vocabulary(game: str) -> Vocabulary | None:
-    return lnl_chart().vocabulary if game == GAME else None
-
-
-@lru_cache(maxsize=16)
 def parse_map(text: str, file: str) -> GameMap:
     """An LnLT map from its YAML text (kept: maps are immutable and replays read them often)."""
-    return load_map_text(text, file, _vocabulary)
+    return cached_map(text, file, lnl_chart)
 
 
 def _map(name: str, maps: MapFiles) -> dict[str, str]:
@@ -85,7 +72,7 @@ def _map(name: str, maps: MapFiles) -> dict[str, str]:
         if declared not in (None, GAME):
             raise fields.fault("map", f"{name} is a map for {declared}, not for lnl") from None
         raise fields.fault("map", str(error)) from None
-    return {"file": file, "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text}
+    return {"file": file, "sha256": map_digest(text), "text": text}
 
 
 def _declared_game(text: str) -> str | None:
@@ -96,20 +83,6 @@ def _declared_game(text: str) -> str | None:
         return None
     game = data.get("game") if isinstance(data, Mapping) else None
     return game if isinstance(game, str) else None
-
-
-def _settings(raw: Mapping[str, Any] | None) -> dict[str, str]:
-    if raw is None:
-        return {}
-    values = {
-        name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in raw.items()
-    }
-    try:
-        LnlSettings().override(values)
-    except BadInput as error:
-        raise fields.fault("settings", f"{error.text!r}: {error.problem}") from None
-    return values
 
 
 def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dict[str, Any]:
@@ -143,7 +116,7 @@ def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dic
         "map": game_map,
         "turns": data.get("turns"),
         "first": first,
-        "settings": _settings(data.get("settings")),
+        "settings": LnlSettings.scenario_values(data.get("settings")),
         "damage_check_table": None if table is None else dict(table),
         "sides": sides,
         "units": units,

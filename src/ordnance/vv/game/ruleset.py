@@ -27,15 +27,14 @@ Fraction(1, 36)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ordnance.core.command_words import CommandTable
-from ordnance.core.dice import DiceSource
-from ordnance.core.maps import BUNDLED_ONLY, CounterView, GameMap, MapFiles, TerrainChart
+from ordnance.core.adapter import RulesetBase
+from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.odds import Distribution
-from ordnance.core.ruleset import Command, Event, JsonObject, Resolution, passes_checks
+from ordnance.core.ruleset import Command, JsonObject
 from ordnance.vv.ai import classes
 from ordnance.vv.game.commands import COMMANDS, parse_command
 from ordnance.vv.game.counters import counters
@@ -51,57 +50,32 @@ from ordnance.vv.terrain import vv_chart
 from ordnance.vv.units import Kind
 
 
-class VvRuleset:
-    """Valor & Victory: six phases, AP fire groups, Opportunity Fire, CP, rally, an AI."""
+class VvRuleset(RulesetBase[VvState]):
+    """Valor & Victory: six phases, AP fire groups, Opportunity Fire, CP, rally, an AI.
 
-    @property
-    def commands(self) -> CommandTable:
-        return COMMANDS
+    Fire groups are offered whole per grouping class and unit by unit as legal actions; any
+    other subset may be sent too.
+    """
 
-    @property
-    def name(self) -> str:
-        return "vv"
-
-    def load_scenario(self, data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> JsonObject:
-        return load_scenario(data, maps)
-
-    def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
-        return tuple(scenario["sides"])
+    name = "vv"
+    commands = COMMANDS
+    load_scenario = staticmethod(load_scenario)
+    parse_command = staticmethod(parse_command)
+    resolve = staticmethod(resolve)
+    apply_stored = staticmethod(apply)
+    describe = staticmethod(describe)
 
     def initial_state(self, scenario: Mapping[str, Any]) -> VvState:
         return initial_state(Sheet.of(scenario))
 
-    def parse_command(self, side: str, words: Sequence[str]) -> Command:
-        return parse_command(side, words)
-
     def to_move(self, state: VvState) -> str | None:
         return state.to_move
 
-    def legal_actions(self, state: VvState, side: str) -> tuple[str, ...]:
-        """Candidate commands that pass every check (probed up to their roll). Fire groups are
-        offered whole per grouping class and unit by unit; any other subset may be sent too."""
-        legal: list[str] = []
-        for text in _candidates(state, side):
-            command = parse_command(side, text.split())
-            if passes_checks(resolve, state, command):
-                legal.append(command.text)
-        return tuple(dict.fromkeys(legal))
-
-    def resolve(self, state: VvState, command: Command, dice: DiceSource) -> Resolution:
-        return resolve(state, command, dice)
-
-    def apply(self, state: VvState, event: Event) -> VvState:
-        return apply(state, event.kind, event.data)
-
-    def is_over(self, state: VvState) -> bool:
-        return state.over
+    def candidates(self, state: VvState, side: str) -> list[str]:
+        return _candidates(state, side)
 
     def view(self, state: VvState) -> JsonObject:
         return view(state)
-
-    def describe_event(self, event: Event) -> str:
-        """The event as a sentence (:mod:`.event_text`)."""
-        return describe(event.kind, event.data)
 
     def live_map(self, state: VvState) -> tuple[GameMap, TerrainChart]:
         """The map with the smoke now in play, the scenario's fortifications and its victory

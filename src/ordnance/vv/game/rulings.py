@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ordnance.core.ruleset import Command
-from ordnance.core.rulings import jsonable
+from ordnance.core.rulings import command_ruling, jsonable
 
 SEQUENCE = "V&V r. 5"
 PHASES_CLAUSE = "VV.AP-phases"
@@ -17,10 +17,5 @@ def ruling(
     command: Command, clauses: Sequence[str], explanation: str, **fields: Any
 ) -> dict[str, Any]:
     """The ruling's JSON: the command, the side, the clauses, a sentence, then its fields."""
-    return {
-        "command": command.text,
-        "side": command.side,
-        "clauses": list(dict.fromkeys(clauses)),
-        "explanation": explanation,
-        **{key: jsonable(value) for key, value in fields.items()},
-    }
+    detail = {key: jsonable(value) for key, value in fields.items()}
+    return command_ruling(command, clauses, explanation, detail, detail_last=True)

@@ -39,22 +39,16 @@ rest: the map, hexes on it, a unit id used by both sides, passengers and their c
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from ordnance.core import fields
 from ordnance.core.hexgrid import Direction, Hex
-from ordnance.core.maps import (
-    BUNDLED_ONLY,
-    GameMap,
-    MapFiles,
-    MapUnreadable,
-    Vocabulary,
-    load_map_text,
-)
+from ordnance.core.maps import BUNDLED_ONLY, GameMap, MapFiles, MapUnreadable
+from ordnance.core.maps.cache import BoundedCache, cached_map
 from ordnance.vv.board import Status
 from ordnance.vv.counters import Counter
 from ordnance.vv.game.victory import read_victory
@@ -68,14 +62,9 @@ from ordnance.vv.units import Kind, Mount, SupportWeapon, SwKind, Unit, Weapon
 LOAD = {Kind.SQUAD: 2, Kind.HALF_SQUAD: 1, Kind.LEADER: 1}
 
 
-def _vocabulary(game: str) -> Vocabulary | None:
-    return vv_chart().vocabulary if game == GAME else None
-
-
-@cache
 def parse_map(text: str, file: str) -> GameMap:
     """A map from its text, once per text (states of one game share the same map object)."""
-    return load_map_text(text, file, _vocabulary)
+    return cached_map(text, file, vv_chart)
 
 
 def _map(name: str, maps: MapFiles) -> tuple[dict[str, str], GameMap]:
@@ -93,11 +82,7 @@ def load_scenario(data: Mapping[str, Any], maps: MapFiles = BUNDLED_ONLY) -> dic
     """Check a V&V scenario (see the module docstring) and return its self-contained JSON;
     ``maps`` says what ``map`` may name besides a bundled map (:class:`MapFiles`)."""
     map_json, game_map = _map(data["map"], maps)
-    settings = {
-        name: str(value).lower() if isinstance(value, bool) else str(value)
-        for name, value in data.get("settings", {}).items()
-    }
-    fields.checked("settings", lambda _: VvSettings().override(settings), "")
+    settings = VvSettings.scenario_values(data.get("settings"))
     fortifications: dict[str, str] = {}
     for label, kind in data.get("fortifications", {}).items():
         hex = fields.checked(f"fortifications.{label}", game_map.parse, label)
@@ -243,7 +228,11 @@ def _check_aboard(units: Mapping[str, dict[str, Any]]) -> None:
 
 @dataclass(frozen=True, eq=False)
 class Sheet:
-    """The scenario's fixed facts as values: the map, the counters, where everything starts."""
+    """The scenario's fixed facts as values: the map, the counters, where everything starts.
+
+    Two sheets read from the same scenario JSON are equal (their ``digest``, the JSON's
+    SHA-256), so the states of one game compare equal however often it was folded.
+    """
 
     game_map: GameMap
     units: Mapping[str, Unit]
@@ -256,23 +245,34 @@ class Sheet:
     first: str
     turns: int | None
     victory: Mapping[str, Any]
+    digest: str = ""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sheet):
+            return NotImplemented
+        return self is other or (self.digest != "" and self.digest == other.digest)
+
+    def __hash__(self) -> int:
+        return hash(self.digest) if self.digest else id(self)
 
     def other(self, side: str) -> str:
         return next(s for s in self.sides if s != side)
 
     @classmethod
     def of(cls, body: Mapping[str, Any]) -> Sheet:
-        return _sheet(_frozen(body))
+        """The sheet of a scenario JSON; the games being played share theirs (every fold of a
+        game reads the same one while it stays among the last :data:`SHEETS` read)."""
+        text = json.dumps(body)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        return _SHEETS.get(digest, lambda: _sheet(json.loads(text), digest))
 
 
-def _frozen(body: Mapping[str, Any]) -> str:
-    return json.dumps(body)
+# Sheets kept at once (a game's sheet holds its map and counters): the games being played.
+SHEETS = 64
+_SHEETS = BoundedCache[str, Sheet](SHEETS)
 
 
-@cache
-def _sheet(text: str) -> Sheet:
-    """One Sheet per scenario body (every fold of a game shares it, so states compare equal)."""
-    body = json.loads(text)
+def _sheet(body: Mapping[str, Any], digest: str) -> Sheet:
     game_map = parse_map(body["map"]["text"], body["map"]["file"])
     units: dict[str, Unit] = {}
     start: dict[str, Status] = {}
@@ -294,6 +294,7 @@ def _sheet(text: str) -> Sheet:
         first=body["first"],
         turns=body["turns"],
         victory=body.get("victory") or {},
+        digest=digest,
     )
 
 
