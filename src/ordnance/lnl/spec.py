@@ -42,6 +42,13 @@ SPEC = GameSpec(
     status="ordnance.cli.status_lnl:sections",
     settings=_settings,
     features=frozenset(
-        {Feature.ODDS, Feature.COMMANDS, Feature.EVENT_TEXT, Feature.MAP, Feature.COUNTERS}
+        {
+            Feature.ODDS,
+            Feature.COMMANDS,
+            Feature.EVENT_TEXT,
+            Feature.MAP,
+            Feature.COUNTERS,
+            Feature.STORED_FOLD,
+        }
     ),
 )

@@ -69,6 +69,7 @@ SPEC = GameSpec(
             Feature.EVENT_TEXT,
             Feature.MAP,
             Feature.COUNTERS,
+            Feature.STORED_FOLD,
         }
     ),
 )
