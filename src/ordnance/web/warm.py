@@ -54,11 +54,16 @@ def warm_process() -> None:
         if _PROCESS_STARTED.is_set():
             return
         _PROCESS_STARTED.set()
-    from ordnance.core.maps import visibility  # noqa: F401, PLC0415 (numpy: on use elsewhere)
-    from ordnance.web import pages  # noqa: PLC0415 (pages import this module's users)
+    try:
+        from ordnance.core.maps import visibility  # noqa: F401, PLC0415 (numpy: on use)
+        from ordnance.web import pages  # noqa: PLC0415 (pages import this module's users)
 
-    for name in ("table.html", "preview.html", "message.html"):
-        pages.ENV.get_template(name)
+        for name in ("table.html", "preview.html", "message.html"):
+            pages.ENV.get_template(name)
+    except OSError as error:
+        # An optimisation: out of file descriptors (slow clients holding them all), the first
+        # request loads what it needs and says what failed; no traceback in the log.
+        log.warning("warming the process skipped: %s", error)
 
 
 def start_process_warm() -> None:
