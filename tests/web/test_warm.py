@@ -92,8 +92,10 @@ def test_a_watched_game_s_new_version_is_drawn_and_offered_before_a_page_asks(
     monkeypatch.setattr(preview, "unit_offers", counting)
     phase_next(app_client, game, tokens)  # the American Prep Fire Phase
     key = picture_key(app_client, game)
-    kept = preview.CACHE._kept  # the offers are kept once worked out (not as they start)
+    cache = preview.CACHE  # the offers are kept once worked out (not as they start)
     for _ in range(400):
+        with cache._lock:
+            kept = list(cache._kept)
         if PICTURES.get(key) is not None and any(k[0] == game and k[3] == "m24" for k in kept):
             break
         time.sleep(0.05)
