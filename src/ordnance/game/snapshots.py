@@ -35,13 +35,14 @@ from sqlalchemy.exc import IntegrityError
 from ordnance import __version__
 from ordnance.core import statecodec
 from ordnance.core.records import evolve
+from ordnance.game.database import metadata
 from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import Entry
 from ordnance.game.errors import LogMismatch
 from ordnance.game.fold import Game, Undoable
 from ordnance.game.intervals import entry_interval
 from ordnance.game.signing import Signer, valid
-from ordnance.game.storage import Store, metadata
+from ordnance.game.storage import Store
 
 DEFAULT_EVERY = 200  # see docs/ledger-speed.md (why 200)
 # What a snapshot another engine wrote (or a damaged one) may raise while it is decoded.
