@@ -107,10 +107,8 @@ class Capability:
     explanation: str
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of every field."""
-        result = jsonable(self)
-        assert isinstance(result, dict)
-        return result
+        """A JSON-ready dict of every field (a dataclass is always one)."""
+        return dict(jsonable(self))
 
 
 @dataclass(frozen=True, kw_only=True)
