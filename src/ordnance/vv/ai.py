@@ -15,9 +15,9 @@ at one hex are judged one after the other, not together).
 
 Why the answer is exact. Only the pool links two classes. Inside a class, a plan is a
 partition of some of its units into groups, each with its own target and X weapons: the
-dynamic programme below takes the targets one by one and, for every subset ``mask`` of the
-class's units still free and every pool budget ``r`` (grenades, satchels), keeps the best value
-``F_t(mask, r)`` reachable with the first ``t`` targets::
+dynamic programme (:mod:`.ai_programme`) takes the targets one by one and, for every subset
+``mask`` of the class's units still free and every pool budget ``r`` (grenades, satchels),
+keeps the best value ``F_t(mask, r)`` reachable with the first ``t`` targets::
 
     F_0(mask, r) = 0
     F_t(mask, r) = max( F_{t-1}(mask, r),

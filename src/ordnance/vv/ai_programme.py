@@ -90,7 +90,7 @@ class ClassPlan:
 def programme(
     board: Board, units: tuple[str, ...], options: list[Option], budget: tuple[int, int]
 ) -> ClassPlan:
-    """The dynamic programme of the module docstring for one class.
+    """The dynamic programme of :mod:`ordnance.vv.ai`'s docstring for one class.
 
     The values are Fractions; the programme runs on whole numbers, every value times the
     least common denominator of the class's values, so its comparisons stay exact and cheap.
