@@ -31,8 +31,7 @@ Drawing uses floats: this is a picture, not geometry; every decision was made ex
 
 >>> from ordnance.core.hexgrid import GridLabels
 >>> from ordnance.core.maps.model import GameMap
->>> from ordnance.core.maps.svg_sight import SightLayer
-from ordnance.core.maps.terrain import TerrainChart
+>>> from ordnance.core.maps.terrain import TerrainChart
 >>> chart = TerrainChart.from_toml_text('source = "t"\\n[hex.open]\\n', "t")
 >>> svg = render_svg(GameMap("tiny", "t", GridLabels(3, 2), "open"), chart)
 >>> svg.startswith("<svg") and svg.count("<polygon") == 6 and ">B2<" in svg
