@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ordnance.core.errors import IllegalAction
-from ordnance.game import service as service_module
+from ordnance.game import pbem_flow
 from ordnance.game.entries import make_entry, signed
 from ordnance.game.errors import LogMismatch, NotAuthorized
 from ordnance.game.fairdice import faces
@@ -194,13 +194,13 @@ def test_a_refusal_once_rolled_closes_the_proposal_and_a_false_one_is_caught(tab
     exchange(german, russian, game)
     # German's copy claims the rules refused the shot once its dice were known (as a
     # malfunction can): the proposal closes with a 'refused' entry revealing the secret...
-    real = service_module.command_body
+    real = pbem_flow.command_body
 
     def refusing(game_now, command, dice, rolls):
         real(game_now, command, dice, rolls)
         raise IllegalAction("C8.9", "pretend the Gun malfunctioned")
 
-    monkeypatch.setattr(service_module, "command_body", refusing)
+    monkeypatch.setattr(pbem_flow, "command_body", refusing)
     (closing,) = exchange(russian, german, game).then
     monkeypatch.undo()
     assert closing.entries[0].type == "refused" and closing.entries[0].body["rolls"]

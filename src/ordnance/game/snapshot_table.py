@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from ordnance.game.storage import metadata
+from ordnance.game.database import metadata
 
 snapshots = sa.Table(
     "snapshots",

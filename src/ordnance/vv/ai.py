@@ -15,9 +15,9 @@ at one hex are judged one after the other, not together).
 
 Why the answer is exact. Only the pool links two classes. Inside a class, a plan is a
 partition of some of its units into groups, each with its own target and X weapons: the
-dynamic programme below takes the targets one by one and, for every subset ``mask`` of the
-class's units still free and every pool budget ``r`` (grenades, satchels), keeps the best value
-``F_t(mask, r)`` reachable with the first ``t`` targets::
+dynamic programme (:mod:`.ai_programme`) takes the targets one by one and, for every subset
+``mask`` of the class's units still free and every pool budget ``r`` (grenades, satchels),
+keeps the best value ``F_t(mask, r)`` reachable with the first ``t`` targets::
 
     F_0(mask, r) = 0
     F_t(mask, r) = max( F_{t-1}(mask, r),
@@ -62,24 +62,19 @@ Fraction(14, 9)
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ordnance.core.hexgrid import Hex
+from ordnance.vv.ai_programme import ZERO, ClassPlan, Variant, programme, share_pool
+from ordnance.vv.ai_targets import Option, class_options, later_options
 from ordnance.vv.board import Board
-from ordnance.vv.combat_table import TABLE
-from ordnance.vv.evaluate import attack_worth
-from ordnance.vv.groups import FireOrder, Pool, affected, group_key, lends, may_join, member_apfp
-from ordnance.vv.modifiers import hex_drms
+from ordnance.vv.groups import FireOrder, Pool, group_key
 from ordnance.vv.numbers import RULES
 from ordnance.vv.settings import VvSettings
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.units import Kind, Mount
-
-NO_LEADER = 1 << 20  # above any Leadership Modifier: min() keeps the best leader's
-ZERO = Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -186,236 +181,8 @@ def classes(board: Board, side: str) -> dict[str, tuple[str, ...]]:
     return {key: tuple(units) for key, units in found.items()}
 
 
-@dataclass
-class _Option:
-    """One target of one class: per unit its APFP there (None: may not join), its APFP with a
-    satchel (None: not infantry), whether it lends its LM, the DRM, and the target's worth."""
-
-    target: Hex
-    firer: Hex
-    victims: tuple[str, ...]
-    apfp: tuple[int | None, ...]
-    satchel: tuple[int | None, ...]
-    lends: tuple[bool, ...]
-    weapons: tuple[Mount, ...] | None
-    drm: int
-    x_weapons: bool
-    weight: Fraction = Fraction(1)
-    now: bool = True
-
-    def __post_init__(self) -> None:
-        self.cache: dict[tuple[int, int], Fraction] = {}
-
-    def worth(self, board: Board, apfp: int, drm: int) -> Fraction:
-        key = (TABLE.index(apfp) if apfp > 0 else -1, drm)
-        found = self.cache.get(key)
-        if found is None:
-            found = self.weight * attack_worth(
-                board, self.firer, self.target, self.victims, apfp=apfp, drm=drm
-            )
-            self.cache[key] = found
-        return found
-
-
-def _option(
-    board: Board,
-    side: str,
-    units: tuple[str, ...],
-    target: Hex,
-    victims: tuple[str, ...],
-    *,
-    opfire: bool,
-    x_weapons: bool,
-    satchel_apfp: int,
-) -> _Option:
-    firer = board.hex_of(units[0])
-    assert firer is not None
-    distance = firer.distance(target)
-    apfp: list[int | None] = []
-    satchel: list[int | None] = []
-    lend: list[bool] = []
-    weapons: tuple[Mount, ...] | None = None
-    for unit_id in units:
-        unit = board.unit(unit_id)
-        value, used = member_apfp(board, unit_id, firer, target)
-        if not unit.kind.infantry:
-            weapons = used
-        apfp.append(value if may_join(board, unit_id, value) else None)
-        lend.append(unit.kind is Kind.LEADER and lends(board, unit_id, value))
-        if unit.kind.infantry and distance == 1:
-            counter = unit.printed(board.status[unit_id].reduced)
-            own = counter.apfp if counter is not None and unit.kind is not Kind.LEADER else 0
-            satchel.append(own + satchel_apfp)
-        else:
-            satchel.append(None)
-    drm = sum(d.value for d in hex_drms(board, firer, target, victims, opfire=opfire))
-    return _Option(
-        target,
-        firer,
-        victims,
-        tuple(apfp),
-        tuple(satchel),
-        tuple(lend),
-        weapons,
-        drm,
-        x_weapons and distance == 1,
-    )
-
-
-def _options(
-    board: Board,
-    side: str,
-    units: tuple[str, ...],
-    *,
-    targets: Collection[Hex],
-    attacked: Collection[tuple[str, str]],
-    movers: tuple[str, ...] | None,
-    x_weapons: bool,
-    satchel_apfp: int,
-) -> list[_Option]:
-    """The targets one class (``units``) may attack."""
-    key = group_key(board, units[0])
-    firer = board.hex_of(units[0])
-    assert firer is not None
-    options: list[_Option] = []
-    for target in targets:
-        if (key, board.label(target)) in attacked or not board.los(firer, target).clear:
-            continue
-        victims = affected(board, side, target, movers)
-        if not victims:
-            continue
-        options.append(
-            _option(
-                board,
-                side,
-                units,
-                target,
-                victims,
-                opfire=movers is not None,
-                x_weapons=x_weapons,
-                satchel_apfp=satchel_apfp,
-            )
-        )
-    return options
-
-
-# A variant of a group at a target: grenades, satchels, value, the satchel users' mask.
-_Variant = tuple[int, int, Fraction, int]
-
-
-def _variants(
-    board: Board, option: _Option, units: tuple[str, ...], budget: tuple[int, int]
-) -> list[list[_Variant]]:
-    """For every subset S of the class, its worthwhile variants at this target."""
-    settings = board.settings
-    n = len(units)
-    infantry = [board.unit(u).kind.infantry for u in units]
-    leadership = [
-        board.unit(u).leadership if option.lends[i] else None for i, u in enumerate(units)
-    ]
-    found: list[list[_Variant]] = [[] for _ in range(1 << n)]
-    total = [0] * (1 << n)
-    lm = [NO_LEADER] * (1 << n)
-    valid = [True] * (1 << n)
-    grenades, satchels = budget if option.x_weapons else (0, 0)
-    for mask in range(1, 1 << n):
-        low = mask & -mask
-        index = low.bit_length() - 1
-        rest = mask ^ low
-        apfp = option.apfp[index]
-        valid[mask] = valid[rest] and apfp is not None
-        total[mask] = total[rest] + (apfp or 0)
-        own = leadership[index]
-        lm[mask] = min(lm[rest], own) if own is not None else lm[rest]
-        if not valid[mask]:
-            continue
-        led = 0 if lm[mask] == NO_LEADER else lm[mask]
-        members = [i for i in range(n) if mask >> i & 1 and infantry[i]]
-        gains = sorted(((option.satchel[i] or 0) - (option.apfp[i] or 0), i) for i in members)[::-1]
-        for used_satchels in range(min(satchels, len(members)) + 1):
-            chosen = gains[:used_satchels]
-            apfp_total = total[mask] + sum(g for g, _ in chosen)
-            if apfp_total <= 0:
-                continue
-            users = sum(1 << i for _, i in chosen)
-            most = min(grenades, len(members) - used_satchels)
-            if not settings.grenade_each:
-                most = min(most, 1)
-            for thrown in range(most + 1):
-                drm = option.drm + led + RULES.grenade_drm * thrown
-                value = (
-                    option.worth(board, apfp_total, drm)
-                    - thrown * settings.ai_grenade_value
-                    - used_satchels * settings.ai_satchel_value
-                )
-                if value > 0:
-                    found[mask].append((thrown, used_satchels, value, users))
-    return found
-
-
-def _budgets(budget: tuple[int, int]) -> list[tuple[int, int]]:
-    return [(g, s) for g in range(budget[0] + 1) for s in range(budget[1] + 1)]
-
-
-@dataclass
-class _ClassPlan:
-    """A class's programme: the best value per budget and how to rebuild each plan."""
-
-    units: tuple[str, ...]
-    options: list[_Option]
-    best: dict[tuple[int, int], Fraction]
-    cap: tuple[int, int]
-    choices: list[dict[tuple[int, tuple[int, int]], tuple[int, _Variant]]]
-
-
-def _programme(
-    board: Board, units: tuple[str, ...], options: list[_Option], budget: tuple[int, int]
-) -> _ClassPlan:
-    """The dynamic programme of the module docstring for one class.
-
-    The values are Fractions; the programme runs on whole numbers, every value times the
-    least common denominator of the class's values, so its comparisons stay exact and cheap.
-    """
-    n = len(units)
-    full = (1 << n) - 1
-    budgets = _budgets(budget)
-    width = budget[1] + 1
-    slots = len(budgets)
-    every = [_variants(board, option, units, budget) for option in options]
-    scale = 1
-    for variants in every:
-        for found in variants:
-            for variant in found:
-                scale = math.lcm(scale, variant[2].denominator)
-    best = [0] * ((full + 1) * slots)
-    choices: list[dict[tuple[int, tuple[int, int]], tuple[int, _Variant]]] = []
-    for variants in every:
-        after = best[:]
-        choice: dict[tuple[int, tuple[int, int]], tuple[int, _Variant]] = {}
-        for mask in range(1, full + 1):
-            sub = mask
-            while sub:
-                rest = (mask ^ sub) * slots
-                for variant in variants[sub]:
-                    thrown, used, value, _ = variant
-                    whole = int(value * scale)
-                    for g, s in budgets:
-                        if thrown > g or used > s:
-                            continue
-                        candidate = whole + best[rest + (g - thrown) * width + s - used]
-                        here = mask * slots + g * width + s
-                        if candidate > after[here]:
-                            after[here] = candidate
-                            choice[(mask, (g, s))] = (sub, variant)
-                sub = (sub - 1) & mask
-        best = after
-        choices.append(choice)
-    values = {(g, s): Fraction(best[full * slots + g * width + s], scale) for g, s in budgets}
-    return _ClassPlan(units, options, values, budget, choices)
-
-
 def _rebuild(
-    board: Board, key: str, plan: _ClassPlan, budget: tuple[int, int]
+    board: Board, key: str, plan: ClassPlan, budget: tuple[int, int]
 ) -> list[PlannedAttack]:
     attacks: list[PlannedAttack] = []
     mask = (1 << len(plan.units)) - 1
@@ -438,9 +205,9 @@ def _planned(
     key: str,
     *,
     units: tuple[str, ...],
-    option: _Option,
+    option: Option,
     sub: int,
-    variant: _Variant,
+    variant: Variant,
 ) -> PlannedAttack:
     thrown, _, value, users = variant
     picked = [i for i in range(len(units)) if sub >> i & 1]
@@ -474,31 +241,6 @@ def _planned(
     )
 
 
-def _share_pool(plans: dict[str, _ClassPlan], pool: tuple[int, int]) -> dict[str, tuple[int, int]]:
-    """The knapsack over the classes: each class's share of the pool in the best total."""
-    budgets = _budgets(pool)
-    total = {r: ZERO for r in budgets}
-    picks: list[tuple[str, dict[tuple[int, int], tuple[int, int]]]] = []
-    for key, plan in plans.items():
-        after = dict(total)
-        pick = {r: (0, 0) for r in budgets}
-        for g, s in budgets:
-            for mine in _budgets((min(g, plan.cap[0]), min(s, plan.cap[1]))):
-                candidate = total[(g - mine[0], s - mine[1])] + plan.best[mine]
-                if candidate > after[(g, s)]:
-                    after[(g, s)] = candidate
-                    pick[(g, s)] = mine
-        total = after
-        picks.append((key, pick))
-    shares: dict[str, tuple[int, int]] = {}
-    g, s = pool
-    for key, pick in reversed(picks):
-        mine = pick[(g, s)]
-        shares[key] = mine
-        g, s = g - mine[0], s - mine[1]
-    return shares
-
-
 def plan_fire(
     board: Board,
     side: str,
@@ -523,9 +265,9 @@ def plan_fire(
     x_weapons = policy.x_weapons
     budget = (pool.grenades, pool.satchels) if x_weapons else (0, 0)
     targets = (at,) if at is not None else enemy_hexes(board, side)
-    plans: dict[str, _ClassPlan] = {}
+    plans: dict[str, ClassPlan] = {}
     for key, units in classes(board, side).items():
-        options = _options(
+        options = class_options(
             board,
             side,
             units,
@@ -535,47 +277,18 @@ def plan_fire(
             x_weapons=x_weapons,
             satchel_apfp=pool.satchel_apfp,
         )
-        options += _later(board, side, units, later=later, policy=policy, attacked=attacked)
+        options += later_options(
+            board, side, units, later=later, lookahead=policy.lookahead, attacked=attacked
+        )
         infantry = sum(board.unit(u).kind.infantry for u in units)
         mine = (min(budget[0], infantry), min(budget[1], infantry))
-        plans[key] = _programme(board, units, options, mine)
-    shares = _share_pool(plans, budget)
+        plans[key] = programme(board, units, options, mine)
+    shares = share_pool(plans, budget)
     attacks: list[PlannedAttack] = []
     for key, plan in plans.items():
         attacks += _rebuild(board, key, plan, shares.get(key, (0, 0)))
     attacks.sort(key=lambda a: (-a.expected, a.key, board.label(a.target) or ""))
     return Plan(tuple(attacks))
-
-
-def _later(
-    board: Board,
-    side: str,
-    units: tuple[str, ...],
-    *,
-    later: Collection[tuple[Hex, tuple[str, ...]]],
-    policy: AiPolicy,
-    attacked: Collection[tuple[str, str]],
-) -> list[_Option]:
-    """The look-ahead's pseudo-targets for one class: each stack not moved yet, where it is."""
-    if not later or policy.lookahead <= 0:
-        return []
-    firer = board.hex_of(units[0])
-    assert firer is not None
-    key = group_key(board, units[0])
-    options: list[_Option] = []
-    for hex, stack in later:
-        if (key, board.label(hex)) in attacked or not board.los(firer, hex).clear:
-            continue
-        victims = affected(board, side, hex, stack)
-        if not victims:
-            continue
-        option = _option(
-            board, side, units, hex, victims, opfire=True, x_weapons=False, satchel_apfp=0
-        )
-        option.weight = policy.lookahead
-        option.now = False
-        options.append(option)
-    return options
 
 
 def unmoved_stacks(board: Board, mover: str) -> list[tuple[Hex, tuple[str, ...]]]:

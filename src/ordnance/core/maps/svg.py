@@ -49,21 +49,20 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape as _escape
 
-from ordnance.core.hexgrid import Arc, Corner, Direction, Hex, Hexside, Vertex
+from ordnance.core.hexgrid import Arc, Hex
 from ordnance.core.maps.counters import CounterView, css_name
 from ordnance.core.maps.model import GameMap
+from ordnance.core.maps.svg_canvas import SQRT3, escape
 from ordnance.core.maps.svg_counters import (
     counter_svg,
     grid_slots,
     side_colours,
     text_width,
 )
-from ordnance.core.maps.svg_labels import LabelSheet, ink, raw_centre
+from ordnance.core.maps.svg_labels import LabelSheet, ink
 from ordnance.core.maps.svg_legend import (
     ARC_COLOUR,
-    CROSSED_COLOUR,
     FONT,
-    HIND_COLOUR,
     LOS_COLOUR,
     PAIR_COLOUR,
     SEEN_COLOUR,
@@ -71,23 +70,23 @@ from ordnance.core.maps.svg_legend import (
     legend_svg,
     wrap_to,
 )
+from ordnance.core.maps.svg_sight import SightLayer
 from ordnance.core.maps.terrain import TerrainChart
 from ordnance.core.maps.verdict import LosVerdict
 
-SQRT3 = math.sqrt(3)
+# The colours are named here too: a reader of a picture finds them where it is made.
+__all__ = [
+    "ARC_COLOUR",
+    "LOS_COLOUR",
+    "PAIR_COLOUR",
+    "SEEN_COLOUR",
+    "ArcView",
+    "SightView",
+    "escape",
+    "render_svg",
+]
+
 PLAIN_SIZE, COUNTER_SIZE = 26.0, 48.0  # default hex sizes: a bare map, a map with units
-Point = tuple[float, float]
-
-
-def escape(text: str) -> str:
-    """``&``, ``<`` and ``>`` escaped for SVG text (quotes are fine there).
-
-    ``html.escape``, not ``xml.sax.saxutils``: that one pulls in urllib, http and email on import.
-
-    >>> escape("A & B <C>")
-    'A &amp; B &lt;C&gt;'
-    """
-    return _escape(text, quote=False)
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,7 @@ def render_svg(
     return drawing.draw(los, arc, seen)
 
 
-class _Drawing:
+class _Drawing(SightLayer):
     def __init__(
         self,
         game_map: GameMap,
@@ -157,11 +156,9 @@ class _Drawing:
         heading: str,
         counters: Sequence[CounterView],
     ) -> None:
-        self.m, self.chart, self.s = game_map, chart, size
+        super().__init__(game_map, size, counters)
+        self.chart = chart
         self.heading = heading
-        self.stacks: dict[Hex, list[CounterView]] = {}
-        for counter in counters:
-            self.stacks.setdefault(counter.hex, []).append(counter)
         self.colours = side_colours([c.side for c in counters])
         hexes = list(game_map)
         xs = [self._raw(h)[0] for h in hexes]
@@ -176,69 +173,7 @@ class _Drawing:
         self.dx = self.margin - min(xs) + size
         self.dy = self.top - min(ys) + size * SQRT3 / 2
         self.map_bottom = self.dy + max(ys) + size * SQRT3 / 2
-        self.parts: list[str] = []
         self.labels_href: Callable[[LabelSheet], str] | None = None
-
-    # --- coordinates ------------------------------------------------------------------------
-    def _raw(self, hex: Hex) -> Point:
-        return raw_centre(hex, self.s)
-
-    def centre(self, hex: Hex) -> Point:
-        x, y = self._raw(hex)
-        return x + self.dx, y + self.dy
-
-    def corners(self, hex: Hex, scale: float = 1.0) -> list[Point]:
-        x, y = self.centre(hex)
-        r = self.s * scale
-        return [
-            (x + r * math.cos(math.radians(a)), y + r * math.sin(math.radians(a)))
-            for a in range(0, 360, 60)
-        ]
-
-    def vertex_point(self, vertex: Vertex) -> Point:
-        a, b, c = vertex.hexes
-        points = [self.centre(h) for h in (a, b, c)]
-        return sum(p[0] for p in points) / 3, sum(p[1] for p in points) / 3
-
-    def side_points(self, side: Hexside) -> tuple[Point, Point]:
-        first, second = side.vertices
-        return self.vertex_point(first), self.vertex_point(second)
-
-    def angle(self, hex: Hex, toward: Direction | Corner) -> float:
-        """The screen angle (degrees, clockwise from east) from a hex's centre toward one of
-        its hexsides or hexspines."""
-        x, y = self.centre(hex)
-        if isinstance(toward, Direction):
-            a, b = self.side_points(Hexside.of(hex, toward))
-            tx, ty = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-        else:
-            tx, ty = self.vertex_point(Vertex.of(hex, toward))
-        return math.degrees(math.atan2(ty - y, tx - x))
-
-    # --- output -----------------------------------------------------------------------------
-    def add(self, text: str) -> None:
-        self.parts.append(text)
-
-    def polygon(self, points: Sequence[Point], style: str) -> None:
-        coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-        self.add(f'<polygon points="{coords}" {style}/>')
-
-    def line(self, a: Point, b: Point, style: str) -> None:
-        self.add(f'<line x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" y2="{b[1]:.1f}" {style}/>')
-
-    def text(self, x: float, y: float, words: str, size: float, extra: str = "") -> None:
-        self.add(
-            f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" font-family="{FONT}" '
-            f'text-anchor="middle" {extra}>{escape(words)}</text>'
-        )
-
-    def box(self, rect: tuple[float, float, float, float], style: str, kind: str) -> None:
-        """A rectangle (x, y, width, height) the layout keeps clear of every other box."""
-        x, y, w, h = rect
-        self.add(
-            f'<rect class="box {kind}-box" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
-            f'height="{h:.1f}" rx="{min(h, w) * 0.25:.1f}" {style}/>'
-        )
 
     # --- the picture ------------------------------------------------------------------------
     def draw(
@@ -375,24 +310,6 @@ class _Drawing:
                 'clip-path="url(#map)"',
             )
 
-    def crossed(self, los: LosVerdict) -> None:
-        stop = los.blocked.range if los.blocked is not None else los.range
-        for step in los.line.steps:
-            colour = PAIR_COLOUR if step.is_pair else CROSSED_COLOUR
-            # Past the block the line is only geometry: drawn faint and dashed.
-            if step.range > stop:
-                look = 'fill-opacity="0.07" stroke-dasharray="4,3" stroke-width="1.5"'
-            else:
-                look = 'fill-opacity="0.22" stroke-width="2.2"'
-            for hex in step.hexes:
-                if hex in self.m:
-                    self.polygon(
-                        self.corners(hex, 0.93), f'fill="{colour}" stroke="{colour}" {look}'
-                    )
-            if step.along is not None:
-                a, b = self.side_points(step.along)
-                self.line(a, b, f'stroke="{PAIR_COLOUR}" stroke-width="3" stroke-dasharray="3,2"')
-
     def hexsides(self) -> None:
         for side, name in sorted(self.m.hexsides.items()):
             feature = self.chart.hexside(name)
@@ -401,9 +318,6 @@ class _Drawing:
             self.line(
                 a, b, f'stroke="{feature.colour}" stroke-width="{width:.1f}" stroke-linecap="round"'
             )
-
-    def has_units(self, hex: Hex) -> bool:
-        return bool(self.stacks.get(hex))
 
     def markers(self) -> None:
         """Each hex's markers side by side: along its bottom under units, else in its middle."""
@@ -486,106 +400,3 @@ class _Drawing:
                         font=FONT,
                     )
                 )
-
-    def sight(self, los: LosVerdict) -> None:
-        start, end = self.centre(los.line.firer), self.centre(los.line.target)
-        solid = 'stroke-width="2.6" stroke-linecap="round" class="los"'
-        if los.blocked is None:
-            self.line(start, end, f'stroke="{LOS_COLOUR}" {solid}')
-            return
-        stop = self._place_point(los.blocked.places)
-        self.line(start, stop, f'stroke="{LOS_COLOUR}" {solid}')
-        self.line(
-            stop, end, f'stroke="{LOS_COLOUR}" stroke-width="2" stroke-dasharray="6,5" class="los"'
-        )
-        for place in los.blocked.places:
-            if isinstance(place, Hex):
-                self.polygon(
-                    self.corners(place, 0.9),
-                    f'fill="none" stroke="{HIND_COLOUR}" stroke-width="3.5"',
-                )
-            else:
-                a, b = self.side_points(place)
-                self.line(a, b, f'stroke="{HIND_COLOUR}" stroke-width="5"')
-        if any(isinstance(p, Hex) for p in los.blocked.places):
-            # Mark where the line enters the blocking hex, leaving its markers visible.
-            length = math.hypot(stop[0] - start[0], stop[1] - start[1]) or 1.0
-            back = self.s * 0.55 / length
-            stop = (
-                stop[0] - (stop[0] - start[0]) * back,
-                stop[1] - (stop[1] - start[1]) * back,
-            )
-        self.cross(stop)
-
-    def plan_tags(self, los: LosVerdict | None) -> None:
-        """Which hex's right edge carries each range's ``+N`` tag: the hindering hex, or a hex
-        of the pair or hexside that hinders (one tag per hex; a second one goes below it)."""
-        self.tags: list[tuple[Hex, int, str]] = []
-        if los is None:
-            return
-        used: dict[Hex, int] = {}
-        for hindrance in los.hindrances:
-            hexes = [
-                h
-                for place in hindrance.places
-                for h in ((place,) if isinstance(place, Hex) else place.hexes)
-                if h in self.m
-            ]
-            if not hexes:
-                continue
-            free = [h for h in hexes if h not in used]
-            hex = (free or hexes)[0]
-            used[hex] = used.get(hex, -1) + 1
-            self.tags.append((hex, used[hex], f"+{hindrance.drm}"))
-
-    def hindrance_tags(self, los: LosVerdict) -> None:
-        for hindrance in los.hindrances:
-            for place in hindrance.places:
-                if isinstance(place, Hexside):
-                    a, b = self.side_points(place)
-                    self.line(a, b, f'stroke="{HIND_COLOUR}" stroke-width="3"')
-        for hex, nth, words in self.tags:
-            x, y = self.centre(hex)
-            # The hex's right edge, clear of its markers, counters and LOS end.
-            self._tag(x + self.s * 0.72, y + nth * self.s * 0.34, words)
-
-    def _place_point(self, places: Iterable[Hex | Hexside]) -> Point:
-        points = []
-        for place in places:
-            if isinstance(place, Hex):
-                points.append(self.centre(place))
-            else:
-                a, b = self.side_points(place)
-                points.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
-        return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
-
-    def cross(self, at: Point) -> None:
-        x, y, r = at[0], at[1], self.s * 0.24
-        style = f'stroke="{HIND_COLOUR}" stroke-width="3.5" stroke-linecap="round"'
-        self.line((x - r, y - r), (x + r, y + r), style)
-        self.line((x - r, y + r), (x + r, y - r), style)
-
-    def _tag(self, x: float, y: float, words: str) -> None:
-        # Smaller on a map with counters, where the hex's right edge is all the room there is.
-        w, h = self.s * (0.34 if self.stacks else 0.44), self.s * (0.3 if self.stacks else 0.36)
-        self.box(
-            (x - w / 2, y - h / 2, w, h),
-            f'fill="#ffffff" stroke="{HIND_COLOUR}" stroke-width="1.2"',
-            "hindrance",
-        )
-        self.text(x, y + h * 0.3, words, h * 0.75, f'fill="{HIND_COLOUR}" font-weight="bold"')
-
-    def end(self, hex: Hex, letter: str, colour: str) -> None:
-        """The LOS's firer/target or the arc's origin: in the middle of an empty hex, else at
-        its left edge, clear of counters and markers."""
-        x, y = self.centre(hex)
-        busy = self.has_units(hex) or bool(self.m.markers_in(hex))
-        side = self.s * (0.3 if busy else 0.6)
-        if busy:
-            x -= self.s * 0.74
-        self.box(
-            (x - side / 2, y - side / 2, side, side),
-            f'fill="{colour}" stroke="#212121" stroke-width="1"',
-            "end",
-        )
-        self.text(x, y + side * 0.3, letter, side * 0.75, 'fill="#ffffff" font-weight="bold"')

@@ -1,6 +1,6 @@
 """Alembic's entry point: migrate the connection the game store hands over.
 
-``ordnance.game.storage.ensure_schema`` runs the migrations programmatically, inside its own
+``ordnance.game.database.ensure_schema`` runs the migrations programmatically, inside its own
 transaction (locked, so two processes opening a fresh database do not both create it); there is
 no alembic.ini and no offline mode.
 """

@@ -10,7 +10,7 @@ Revises: 0001
 - ``entries`` gains ``sig``, and every existing entry is signed by the service's key: the
   operator vouches, at the upgrade, for the log as it stands.
 
-The key store comes from the caller (``ordnance.game.storage.ensure_schema``).
+The key store comes from the caller (``ordnance.game.database.ensure_schema``).
 """
 
 from __future__ import annotations

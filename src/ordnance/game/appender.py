@@ -1,0 +1,209 @@
+"""The append of every command, and the reads asked before it, on the driver's own
+connection (:class:`Appender`): :meth:`~ordnance.game.storage.Store.append` and the version
+checks go through it. Its SQL is the same as the Store's; only the path to the database is
+shorter.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from ordnance.game.database import NOTIFY_CHANNEL, parameter_mark, shown
+from ordnance.game.dberrors import driver_failure, storage_errors
+from ordnance.game.entries import Entry, canonical
+from ordnance.game.errors import StaleState
+
+UNREAD: Any = object()  # the appender's fast read did not run
+# A game's version and the hash of its last entry, in one indexed look-up.
+TIP = (
+    "SELECT g.version, e.hash FROM games g LEFT JOIN entries e"
+    " ON e.game_id = g.id AND e.seq = g.version - 1 WHERE g.id = {mark}"
+)
+
+
+class Appender:
+    """The append of :meth:`Store.append` on the driver's own connection.
+
+    SQLAlchemy Core costs several times the database's own work for these few statements;
+    here they are prepared once as plain SQL in the driver's parameter style and run on a
+    connection from the engine's pool (so with the pool's setup: SQLite's pragmas, busy timeout
+    and explicit transactions).
+
+    On a SQLite file the appender keeps one such connection between appends (taking it from the
+    pool and giving it back costs more than the append itself): every append on it ends in
+    COMMIT or ROLLBACK, so no transaction stays open between commands; a thread that finds it in
+    use takes its own from the pool; any failure gives it back to the pool (which resets or
+    drops it); a forked child never uses its parent's. PostgreSQL connections always come from
+    the pool, which tests them before use (a server restart leaves dead ones behind).
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sqlite = engine.dialect.name == "sqlite"
+        self.dbapi: Any = engine.dialect.dbapi
+        self.shown = shown(engine.url)
+        # The kept connection (SQLite files only: a :memory: database is one per thread).
+        self.keeps = self.sqlite and isinstance(engine.pool, sa.pool.QueuePool)
+        self._kept: Any = None
+        self._kept_cursor: Any = None
+        self._kept_by = 0  # the process that took it
+        self._busy = threading.Lock()
+        mark = parameter_mark(engine)
+        self.move = f"UPDATE games SET version = {mark} WHERE id = {mark} AND version = {mark}"
+        self.insert = (
+            "INSERT INTO entries (game_id, seq, type, side, body, prev, hash, sig, mac)"
+            f" VALUES ({', '.join([mark] * 9)})"
+        )
+        self.notify = f"SELECT pg_notify({mark}, {mark})"
+        self.read = f"SELECT version FROM games WHERE id = {mark}"
+        self.read_tip = TIP.format(mark=mark)
+
+    def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
+        """Store the entries if the game stands at ``based_on``; False if it does not."""
+        text = canonical
+        rows = [
+            (game, e.seq, e.type, e.side, e.body_text or text(e.body), e.prev, e.hash, e.sig, e.mac)
+            for e in new
+        ]
+        if self.keeps and self._busy.acquire(blocking=False):
+            try:
+                return self._append_kept(game, based_on, rows)
+            finally:
+                self._busy.release()
+        raw = self._connect()
+        try:
+            return self._append(raw, game, based_on, rows)
+        finally:
+            raw.close()  # back to the pool
+
+    def version(self, game: str) -> Any:
+        """The stored version of ``game`` (None: no such game) read on the kept connection,
+        or ``UNREAD`` when there is none to use (another thread holds it; not a file)."""
+        rows = self._read(self.read, game)
+        if rows is UNREAD:
+            return UNREAD
+        return rows[0][0] if rows else None
+
+    def tip(self, game: str) -> Any:
+        """(version, hash of the last entry) of ``game`` (None: no such game), as
+        :meth:`version` reads."""
+        rows = self._read(self.read_tip, game)
+        if rows is UNREAD:
+            return UNREAD
+        return rows[0] if rows else None
+
+    def _read(self, query: str, game: str) -> Any:
+        if not (self.keeps and self._busy.acquire(blocking=False)):
+            return UNREAD
+        try:
+            raw = self._kept_connection()
+            try:
+                # A statement of its own (no BEGIN): it reads the newest commit.
+                # fetchall: the statement runs to its end, so it holds no read snapshot after.
+                return self._kept_cursor.execute(query, (game,)).fetchall()
+            except self.dbapi.Error as error:
+                self._kept = self._kept_cursor = None
+                raw.close()  # back to the pool, which resets it (or drops it when it is broken)
+                raise driver_failure(self.shown, error) from None
+        finally:
+            self._busy.release()
+
+    def _kept_connection(self) -> Any:
+        raw = self._kept
+        if raw is None or self._kept_by != os.getpid():
+            raw = self._connect()
+            # Its driver cursor too, used for every append on it (made and closed once).
+            driver: Any = raw.driver_connection
+            self._kept_cursor = driver.cursor()
+            self._kept, self._kept_by = raw, os.getpid()
+        return raw
+
+    def _append_kept(self, game: str, based_on: int, rows: list[tuple[Any, ...]]) -> bool:
+        raw = self._kept_connection()
+        try:
+            return self._append(raw, game, based_on, rows, self._kept_cursor)
+        except BaseException:
+            self._kept = self._kept_cursor = None
+            raw.close()  # back to the pool, which resets it (or drops it when it is broken)
+            raise
+
+    def _connect(self) -> Any:
+        """A connection from the pool; one that cannot be made is a StorageError (the pool
+        raises the driver's own error, which SQLAlchemy does not wrap here)."""
+        try:
+            with storage_errors(self.shown):
+                return self.engine.raw_connection()
+        except self.dbapi.Error as error:
+            raise driver_failure(self.shown, error) from None
+
+    def close(self) -> None:
+        """Give the kept connection back to the pool."""
+        with self._busy:
+            raw, self._kept, self._kept_cursor = self._kept, None, None
+            if raw is not None and self._kept_by == os.getpid():
+                raw.close()
+
+    def _append(
+        self,
+        raw: Any,
+        game: str,
+        based_on: int,
+        rows: list[tuple[Any, ...]],
+        kept_cursor: Any = None,
+    ) -> bool:
+        # SQLite: the driver's own cursor (not the pool's proxy of it); one row (one command)
+        # is one execute, not an executemany. ``kept_cursor``: the kept connection's own.
+        if kept_cursor is not None:
+            cursor = kept_cursor
+        else:
+            cursor = raw.driver_connection.cursor() if self.sqlite else raw.cursor()
+        try:
+            if self.sqlite:
+                cursor.execute("BEGIN IMMEDIATE")
+            cursor.execute(self.move, (based_on + len(rows), game, based_on))
+            moved = bool(cursor.rowcount == 1)
+            if moved:
+                if len(rows) == 1:
+                    cursor.execute(self.insert, rows[0])
+                else:
+                    cursor.executemany(self.insert, rows)
+                if not self.sqlite:  # every listening server process hears of it at commit
+                    cursor.execute(self.notify, (NOTIFY_CHANNEL, f"{game}:{based_on + len(rows)}"))
+            if self.sqlite:
+                cursor.execute("COMMIT" if moved else "ROLLBACK")
+            elif moved:
+                raw.commit()
+            else:
+                raw.rollback()
+            return moved
+        except self.dbapi.Error as error:
+            self._rollback(raw)
+            if isinstance(error, self.dbapi.IntegrityError):
+                # Only a racing writer gets here (the version check should have caught it).
+                raise StaleState(game, based_on, based_on + 1) from None
+            # A restart closes sessions (OperationalError); a connection it closed before is
+            # an InterfaceError: both are the database being away, not a fault of the program.
+            if isinstance(error, self.dbapi.OperationalError | self.dbapi.InterfaceError):
+                raise driver_failure(self.shown, error) from None
+            raise
+        finally:
+            # After a failed BEGIN (a locked file) the rollback closed the connection too.
+            if kept_cursor is None:
+                with contextlib.suppress(self.dbapi.Error):
+                    cursor.close()
+
+    def _rollback(self, raw: Any) -> None:
+        try:
+            if self.sqlite:
+                raw.cursor().execute("ROLLBACK")
+            else:
+                raw.rollback()
+        except self.dbapi.Error:
+            # The connection is broken: the pool drops it and hands out a fresh one next time.
+            raw.invalidate()
