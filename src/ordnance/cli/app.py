@@ -11,8 +11,9 @@ from typing import Any
 import typer
 
 from ordnance.cli.groups import app
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError, mask_passwords, shown
+from ordnance.core.errors import OrdnanceError, mask_passwords, shown
 from ordnance.core.limits import MAX_NESTING
+from ordnance.game.errors import EXIT_BAD_INPUT, EXIT_REFUSED, answer_of
 
 # Where the commands live, so that a command line imports only what it runs (a plain command
 # then starts in about the time of Python and Typer). A module registers its commands on the
@@ -75,8 +76,6 @@ def load_commands(argv: Sequence[str] | None = None) -> None:
         importlib.import_module(module)
 
 
-EXIT_REFUSED = 1
-EXIT_BAD_INPUT = 2
 EXIT_BUG = 70  # an error the program did not expect: a bug to report (EX_SOFTWARE)
 TRACEBACK_ENV = "ORDNANCE_TRACEBACK"  # set to 1: an unexpected error shows its traceback
 MAX_MESSAGE = 400  # characters of one error line
@@ -158,15 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:
         _fail("aborted")
         return EXIT_REFUSED
-    except BadInput as error:
-        _fail(str(error))
-        return EXIT_BAD_INPUT
-    except IllegalAction as error:
-        _fail(str(error))
-        return EXIT_REFUSED
     except OrdnanceError as error:
         _fail(str(error))
-        return EXIT_BAD_INPUT
+        return answer_of(error).exit  # the one table the web reads too
     except OSError as error:
         # A path the system refuses (too long, a folder, no permission) wherever it is used.
         name = "" if error.filename is None else f" {shown(str(error.filename))}"
