@@ -100,16 +100,24 @@ class Side:
         return {"Cookie": f"{side_cookie(game, self.name)}={self.token}"}
 
 
-async def timed(tally: list[float], call: Awaitable[httpx.Response]) -> httpx.Response:
+async def timed(
+    tally: list[float], call: Awaitable[httpx.Response], errors: list[str]
+) -> httpx.Response | None:
+    """The answer to ``call``, its time noted in ``tally``; None (an error noted) when the
+    connection was lost or timed out."""
     start = time.perf_counter()
-    answer = await call
+    try:
+        answer = await call
+    except httpx.HTTPError as error:
+        errors.append(f"connection: {type(error).__name__}")
+        return None
     tally.append(time.perf_counter() - start)
     return answer
 
 
 async def listen(client: httpx.AsyncClient, url: str, side: Side, ready: asyncio.Event) -> None:
     """The page's event stream: when each version was announced to ``side``."""
-    while True:
+    while not client.is_closed:
         with contextlib.suppress(httpx.HTTPError):
             async with client.stream("GET", url) as stream:
                 async for line in stream.aiter_lines():
@@ -147,13 +155,16 @@ class Player:
 
     async def page(self, side: Side, seen: int) -> None:
         url = f"{side.base}/games/{self.game}/{side.name}?seen={seen}"
-        answer = await timed(self.tally.page, self.client.get(url, headers=side.headers(self.game)))
-        if answer.status_code >= 500:
+        got = self.client.get(url, headers=side.headers(self.game))
+        answer = await timed(self.tally.page, got, self.tally.errors)
+        if answer is not None and answer.status_code >= 500:
             self.tally.failed(f"page {answer.status_code}")
 
     async def status(self, side: Side) -> dict[str, object]:
         url = f"{side.base}/api/games/{self.game}?side={side.name}"
-        answer = await self.client.get(url)
+        answer = await timed([], self.client.get(url), self.tally.errors)
+        if answer is None:
+            return {}
         if answer.status_code != 200:
             self.tally.failed(f"status {answer.status_code}")
             return {}
@@ -172,8 +183,8 @@ class Player:
         if not action.startswith("phase"):
             url = f"{side.base}/games/{self.game}/{side.name}/preview?action={quote(action)}"
             got = self.client.get(url, headers=side.headers(self.game))
-            answer = await timed(self.tally.preview, got)
-            if answer.status_code >= 500:
+            answer = await timed(self.tally.preview, got, self.tally.errors)
+            if answer is not None and answer.status_code >= 500:
                 self.tally.failed(f"preview {answer.status_code}")
         start = time.perf_counter()
         answer = await timed(
@@ -183,7 +194,10 @@ class Player:
                 json={"side": side.name, "words": shlex.split(action), "expect_version": version},
                 headers={"Authorization": f"Bearer {side.token}"},
             ),
+            self.tally.errors,
         )
+        if answer is None:
+            return version, None
         if answer.status_code >= 500:
             self.tally.failed(f"do {answer.status_code}")
             return version, None
@@ -282,6 +296,7 @@ async def play(bases: list[str], games: int, actions: int, think: float, seed: i
         )
         for task in listeners:
             task.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
     return tally
 
 
