@@ -526,9 +526,12 @@ class GameService:
         self.game(game_id)  # an unknown game is BadInput; a forged entry is refused
         return self.store.entries(game_id)
 
-    def status(self, game_id: str, side: str | None = None) -> dict[str, Any]:
-        """Where the game stands; with ``side``, what that side may do now."""
-        game = self.game(game_id)
+    def status(
+        self, game_id: str, side: str | None = None, *, game: Game | None = None
+    ) -> dict[str, Any]:
+        """Where the game stands; with ``side``, what that side may do now. ``game``: the game
+        as already folded (a page draws it outside the game's lock), not read again."""
+        game = self.game(game_id) if game is None else game
         acting = side if side is not None else game.rules.to_move(game.state)
         if side is not None:
             game.check_side(side)
