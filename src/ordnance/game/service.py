@@ -193,7 +193,9 @@ class GameService:
         self.snapshot_every = snapshots.every(snapshot_every)
         # A signed head at least every K entries (game/signing.py).
         self.sign_every = head_interval(sign_every)
-        # Folded games by id, brought up to date from the log on every use.
+        # Folded games by id, brought up to date from the log on every use. These caches are
+        # shared by threads (a web table runs games at once): each use is one read or write
+        # of one key, and a fold is checked against the stored version on every use.
         self._games: dict[str, Game] = {}
         # Token MACs never change once stored: read each once.
         self._token_macs: dict[tuple[str, str], str | None] = {}
@@ -211,6 +213,8 @@ class GameService:
     def signer(self) -> Signer:
         """The service's signing key (made in the key store on first use)."""
         if self._signer is None:
+            # Threads may race here (a web table runs games at once): the key store makes the
+            # key once (link() lets one name win), so each reads the same key.
             self._signer = Signer(self.keys.private_key())
         return self._signer
 

@@ -242,6 +242,9 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self._appender: _Appender | None = None
+        # Threads of one process share the store (a web table locks per game, not per
+        # process): one appender is made, and its kept connection is not made twice.
+        self._appender_made = threading.Lock()
         self._shown = _shown(self.engine.url)
         # The driver's parameter mark, for the statements run as plain SQL.
         self.mark = parameter_mark(self.engine)
@@ -273,7 +276,9 @@ class Store:
     def _sqlite_appender(self) -> _Appender | None:
         """The appender's kept connection on a SQLite file (made on first use), else None."""
         if self._appender is None and self.engine.dialect.name == "sqlite":
-            self._appender = _Appender(self.engine)
+            with self._appender_made:
+                if self._appender is None:
+                    self._appender = _Appender(self.engine)
         return self._appender
 
     def version(self, game: str) -> int:
@@ -408,7 +413,10 @@ class Store:
         """
         appender = self._appender
         if appender is None:
-            appender = self._appender = _Appender(self.engine)
+            with self._appender_made:
+                if self._appender is None:
+                    self._appender = _Appender(self.engine)
+                appender = self._appender
         if appender.append(game, based_on, new):
             return
         # Not appended: say why (no such game, or the version it stands at) the slow way.
