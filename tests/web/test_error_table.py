@@ -10,7 +10,16 @@ import pytest
 from ordnance.cli import app as cli
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.game.dberrors import StorageError
-from ordnance.game.errors import ANSWERS, OTHER, NotAuthorized, RolledBack, StaleState, answer_of
+from ordnance.game.errors import (
+    ANSWERS,
+    EXIT_BAD_INPUT,
+    EXIT_REFUSED,
+    OTHER,
+    NotAuthorized,
+    RolledBack,
+    StaleState,
+    answer_of,
+)
 from ordnance.web.api import error_answer
 
 ONE_OF_EACH: list[OrdnanceError] = [
@@ -42,6 +51,7 @@ def test_the_table_names_each_error_class_once_subclasses_first():
         assert not any(issubclass(later, cls) for later in classes[i + 1 :])
     assert all(isinstance(e, OrdnanceError) for e in ONE_OF_EACH)
     assert {answer_of(e) for e in ONE_OF_EACH} >= {a for _, a in ANSWERS} | {OTHER}
+    assert (cli.EXIT_REFUSED, cli.EXIT_BAD_INPUT) == (EXIT_REFUSED, EXIT_BAD_INPUT)
 
 
 @pytest.mark.clause("SYS.record")

@@ -13,7 +13,6 @@ import typer
 from ordnance.cli.groups import app
 from ordnance.core.errors import OrdnanceError, mask_passwords, shown
 from ordnance.core.limits import MAX_NESTING
-from ordnance.game.errors import EXIT_BAD_INPUT, EXIT_REFUSED, answer_of
 
 # Where the commands live, so that a command line imports only what it runs (a plain command
 # then starts in about the time of Python and Typer). A module registers its commands on the
@@ -76,6 +75,10 @@ def load_commands(argv: Sequence[str] | None = None) -> None:
         importlib.import_module(module)
 
 
+# The codes of the one error table (ordnance.game.errors, read only when an error is answered:
+# a plain command imports nothing of the game service).
+EXIT_REFUSED = 1
+EXIT_BAD_INPUT = 2
 EXIT_BUG = 70  # an error the program did not expect: a bug to report (EX_SOFTWARE)
 TRACEBACK_ENV = "ORDNANCE_TRACEBACK"  # set to 1: an unexpected error shows its traceback
 MAX_MESSAGE = 400  # characters of one error line
@@ -158,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         _fail("aborted")
         return EXIT_REFUSED
     except OrdnanceError as error:
+        from ordnance.game.errors import answer_of  # noqa: PLC0415
+
         _fail(str(error))
         return answer_of(error).exit  # the one table the web reads too
     except OSError as error:
