@@ -165,7 +165,7 @@ def _page(
             ai_given,
             # ?seen= changes the page only where it names a version before this one.
             seen if seen is not None and 0 <= seen < folded.version else None,
-            tuple(sorted(request.query_params.multi_items())),
+            tuple(sorted(i for i in request.query_params.multi_items() if i[0] != "seen")),
             ai_state,
             moves[-1].version if moves else None,
         ),
