@@ -1,173 +1,322 @@
-"""The web table under load: N games at once, two simulated sides each, over HTTP (httpx).
+"""The web table under load: N games at once, played as people (and the server's AI) play them.
 
-For N = 10, 50, 100 games, every game's two sides alternate 'phase next' commands through the
-JSON API, each side listening to the game's server-sent events on its own connection, in two
-set-ups measured in the same run:
+For each level N (``--games``, 100,300,500 by default) every game is played over HTTP (httpx)
+through real ``ordnance serve`` processes, in two set-ups measured in the same run:
 
-- ``sqlite``: one `ordnance serve` process on a SQLite file (the default table);
-- ``pg x2``: two `ordnance serve` processes on one PostgreSQL server (durable: fsync on) that
-  the harness starts; one side acts and listens through each process, so every push crosses
-  processes (PostgreSQL NOTIFY).
+- ``sqlite``: one process on a SQLite file (the default table);
+- ``pg x2``: two processes on one PostgreSQL server (durable: fsync on) that the harness
+  starts; each side of a game acts and listens through its own process, so every push
+  crosses processes (PostgreSQL NOTIFY).
 
-Reported: p50/p95 action latency (request to answer) and p50/p95 push delay (request to the
-other side's event: the action's own latency plus the time to reach the other page; the event
-may come before the acting side has read its answer), and beside them the baseline measured in
-the same run: the same command through the game service in process (SQLite). Target (issue
-12): p95 under 100 ms and push under 250 ms at 100 games. The servers run with rate limits off
-(one client sends everything).
+The games: four in five are two people, half of them the ASL C8 demo (50 Game Turns: fire with
+special ammunition, canister, moves, phases) and half the V&V meeting engagement (moves, AP
+fire); one in five is the V&V scenario against the server's AI (its commands follow each of
+the person's in the background). Each side holds its private link's cookie and listens to the
+game's server-sent events. A turn of a side is what a browser does:
 
-Load model: a side thinks before it acts (``--think`` seconds, 3.0 by default, each game
-starting at a random offset), as people at a table do; ``--think 0`` hammers the servers with
-every game's commands back to back. Traffic goes to 127.0.0.1 only (benchmarks/web_harness.py).
+1. the side's legal actions from the JSON API (``GET /api/games/G?side=S``);
+2. for an action other than 'phase ...' (three times in four), its preview first
+   (``GET /games/G/S/preview?action=...``, the fragment the board asks for);
+3. the action (``POST /api/games/G/do`` with the version it saw), dice rolled by the server;
+4. on the push, every listening side's page is drawn again (``GET /games/G/S?seen=V``, as
+   ``static/table.js`` does on each ``version`` event); against the AI, the person's side
+   waits for the AI's turn to end (its pushes, then the status) before it thinks again.
 
-Run: .venv/bin/python benchmarks/bench_web.py [--games 10,50,100] [--actions 6] [--think 3]
+Reported per level and set-up: action p50/p95 (request to answer), push p50/p95 (request to
+the other page's event), page p95 and preview p95, errors (5xx, a lost connection or a push
+that never came; refusals of a legal action are counted apart), and how much CPU the load
+generator (this process) and the servers took, in cores. Targets (issue 28): 500 games on
+``pg x2`` and 300 on ``sqlite``, think 3 s: action p95 < 100 ms, push p95 < 250 ms, 0 errors.
+The servers run with rate limits off (one client sends everything).
+
+Run: .venv/bin/python benchmarks/bench_web.py [--games 100,300,500] [--actions 6] [--think 3]
+      [--setups sqlite,pg]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import random
-import statistics
+import re
+import resource
+import shlex
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import web_harness as harness
-from ordnance.game.service import GameService
+from ordnance.web.security import side_cookie
 
-SCENARIO = Path(__file__).resolve().parents[1] / "examples" / "asl-c8-demo.yaml"
-
+VV = Path(__file__).resolve().parents[1] / "examples" / "vv-meeting-engagement.yaml"
+AI_SIDE = "german"  # the side the server's AI plays in one game in five
+PUSH_WAIT = 30.0  # seconds a page waits for a push before it counts as lost
+AI_WAIT = 120.0  # seconds a person waits for the AI's turn before it counts as lost
 
 pct = harness.pct
 
 
-def baseline(folder: Path, games: int, actions: int) -> list[float]:
-    service = GameService(str(folder / "baseline.db"))
-    made = [service.new_game(SCENARIO) for _ in range(games)]
-    times: list[float] = []
-    for _ in range(actions):
-        for game in made:
-            side = service.status(game.game)["to_move"]
-            start = time.perf_counter()
-            service.do(game.game, side, game.tokens[side], ["phase", "next"])
-            times.append(time.perf_counter() - start)
-    service.close()
-    return times
+def vv_text() -> str:
+    """The V&V meeting engagement, lasting 50 turns (a level never runs out of play)."""
+    text = VV.read_text(encoding="utf-8")
+    return re.sub(r"(?m)^turns: \d+", "turns: 50", text, count=1)
 
 
-async def listen(
-    client: httpx.AsyncClient, url: str, seen: dict[int, float], ready: asyncio.Event
-) -> None:
-    async with client.stream("GET", url) as stream:
-        async for line in stream.aiter_lines():
-            if line.startswith("event: hello"):
-                ready.set()
-            if line.startswith("data: ") and ready.is_set():
-                seen.setdefault(int(line[6:]), time.perf_counter())
+@dataclass
+class Tally:
+    """What one level of one set-up measured (seconds)."""
+
+    action: list[float] = field(default_factory=list)
+    push: list[float] = field(default_factory=list)
+    page: list[float] = field(default_factory=list)
+    preview: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    refused: int = 0
+
+    def failed(self, what: str) -> None:
+        self.errors.append(what)
 
 
-async def play(
-    bases: list[str], games: int, actions: int, think: float
-) -> tuple[list[float], list[float]]:
-    """Side k of every game acts and listens through ``bases[k % len(bases)]``."""
-    text = SCENARIO.read_text(encoding="utf-8")
-    limits = httpx.Limits(max_connections=games * 4 + 10, keepalive_expiry=1.0)
+@dataclass
+class Side:
+    """One person's side of a game: where it plays, its token, the versions pushed to it."""
+
+    name: str
+    base: str
+    token: str
+    seen: dict[int, float] = field(default_factory=dict)
+    woken: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def headers(self, game: str) -> dict[str, str]:
+        return {"Cookie": f"{side_cookie(game, self.name)}={self.token}"}
+
+
+async def timed(
+    tally: list[float], call: Awaitable[httpx.Response], errors: list[str]
+) -> httpx.Response | None:
+    """The answer to ``call``, its time noted in ``tally``; None (an error noted) when the
+    connection was lost or timed out."""
+    start = time.perf_counter()
+    try:
+        answer = await call
+    except httpx.HTTPError as error:
+        errors.append(f"connection: {type(error).__name__}")
+        return None
+    tally.append(time.perf_counter() - start)
+    return answer
+
+
+async def listen(client: httpx.AsyncClient, url: str, side: Side, ready: asyncio.Event) -> None:
+    """The page's event stream: when each version was announced to ``side``."""
+    while not client.is_closed:
+        with contextlib.suppress(httpx.HTTPError):
+            async with client.stream("GET", url) as stream:
+                async for line in stream.aiter_lines():
+                    if line.startswith("event: hello"):
+                        ready.set()
+                    if line.startswith("data: ") and ready.is_set():
+                        side.seen.setdefault(int(line[6:]), time.perf_counter())
+                        side.woken.set()
+        await asyncio.sleep(1.0)  # the browser's EventSource comes back (retry: 1000)
+
+
+async def pushed(side: Side, version: int, timeout: float) -> float | None:
+    """When ``side``'s page heard of ``version`` or a later one (None: not within timeout)."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        found = [t for v, t in side.seen.items() if v >= version]
+        if found:
+            return min(found)
+        side.woken.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(side.woken.wait(), 0.5)
+    return None
+
+
+class Player:
+    """One game played through the servers as its people's browsers play it."""
+
+    def __init__(
+        self, client: httpx.AsyncClient, game: str, sides: list[Side], tally: Tally, ai: bool
+    ) -> None:
+        self.client, self.game, self.sides, self.tally, self.ai = client, game, sides, tally, ai
+
+    def side(self, name: str) -> Side | None:
+        return next((s for s in self.sides if s.name == name), None)
+
+    async def page(self, side: Side, seen: int) -> None:
+        url = f"{side.base}/games/{self.game}/{side.name}?seen={seen}"
+        got = self.client.get(url, headers=side.headers(self.game))
+        answer = await timed(self.tally.page, got, self.tally.errors)
+        if answer is not None and answer.status_code >= 500:
+            self.tally.failed(f"page {answer.status_code}")
+
+    async def status(self, side: Side) -> dict[str, object]:
+        url = f"{side.base}/api/games/{self.game}?side={side.name}"
+        answer = await timed([], self.client.get(url), self.tally.errors)
+        if answer is None:
+            return {}
+        if answer.status_code != 200:
+            self.tally.failed(f"status {answer.status_code}")
+            return {}
+        body: dict[str, object] = answer.json()
+        return body
+
+    async def turn(self, side: Side, version: int, rng: random.Random) -> tuple[int, str | None]:
+        """One action of ``side``; the version and side to move after it (None: stop)."""
+        status = await self.status(side)
+        legal = status.get("legal_actions", {}).get(side.name, [])  # type: ignore[union-attr]
+        if not legal:
+            return version, None
+        acts = [a for a in legal if not a.startswith("phase")]
+        action = rng.choice(acts) if acts and rng.random() < 0.75 else rng.choice(legal)
+        version = int(status["version"])  # type: ignore[call-overload]
+        if not action.startswith("phase"):
+            url = f"{side.base}/games/{self.game}/{side.name}/preview?action={quote(action)}"
+            got = self.client.get(url, headers=side.headers(self.game))
+            answer = await timed(self.tally.preview, got, self.tally.errors)
+            if answer is not None and answer.status_code >= 500:
+                self.tally.failed(f"preview {answer.status_code}")
+        start = time.perf_counter()
+        answer = await timed(
+            self.tally.action,
+            self.client.post(
+                f"{side.base}/api/games/{self.game}/do",
+                json={"side": side.name, "words": shlex.split(action), "expect_version": version},
+                headers={"Authorization": f"Bearer {side.token}"},
+            ),
+            self.tally.errors,
+        )
+        if answer is None:
+            return version, None
+        if answer.status_code >= 500:
+            self.tally.failed(f"do {answer.status_code}")
+            return version, None
+        if answer.status_code != 200:
+            self.tally.refused += 1
+            return version, side.name
+        body = answer.json()
+        now, to_move = int(body["version_now"]), body["to_move"]
+        others = [s for s in self.sides if s is not side]
+        for other in others:
+            heard = await pushed(other, now, PUSH_WAIT)
+            if heard is None:
+                self.tally.failed("push lost")
+                return now, None
+            self.tally.push.append(heard - start)
+        # Each page draws itself again on the push (the acting one after its own answer).
+        await asyncio.gather(*(self.page(s, version) for s in self.sides))
+        return now, to_move
+
+    async def wait_ai(self, person: Side, version: int) -> tuple[int, str | None]:
+        """Until the AI's turn has ended: the person's page follows its pushes."""
+        deadline = time.perf_counter() + AI_WAIT
+        while time.perf_counter() < deadline:
+            status = await self.status(person)
+            if not status:
+                return version, None
+            version = int(status["version"])  # type: ignore[call-overload]
+            to_move = status.get("to_move")
+            if to_move is None or status.get("ai_trouble"):
+                return version, None
+            if to_move == person.name and not status.get("ai_to_play"):
+                await self.page(person, version)
+                return version, person.name
+            await pushed(person, version + 1, 1.0)
+        self.tally.failed("AI turn never ended")
+        return version, None
+
+    async def play(self, actions: int, think: float, rng: random.Random) -> None:
+        await asyncio.sleep(rng.uniform(0, think))
+        first = self.sides[0]
+        status = await self.status(first)
+        version, to_move = int(status.get("version", 0)), status.get("to_move")  # type: ignore[call-overload]
+        for _ in range(actions):
+            side = self.side(str(to_move))
+            if side is None:
+                if not self.ai or to_move is None:
+                    return
+                version, to_move = await self.wait_ai(first, version)
+                continue
+            version, to_move = await self.turn(side, version, rng)
+            if to_move is None:
+                return
+            await asyncio.sleep(think)
+
+
+async def make(
+    client: httpx.AsyncClient, bases: list[str], index: int
+) -> tuple[str, list[Side], bool]:
+    """Game ``index``: its id, its people's sides (each at its own server), whether the AI plays."""
+    ai = index % 5 == 4
+    text = vv_text() if ai or index % 2 else harness.long_demo()
+    body: dict[str, object] = {"scenario": text, "ai_sides": [AI_SIDE] if ai else []}
+    answer = await client.post(f"{bases[index % len(bases)]}/api/games", json=body)
+    answer.raise_for_status()
+    made = answer.json()
+    sides = [
+        Side(name, bases[(index + k) % len(bases)], token)
+        for k, (name, token) in enumerate(made["tokens"].items())
+    ]
+    for side in sides:  # the private link, as a browser opens it (its cookie is sent by hand)
+        link = f"{side.base}/join/{made['game']}/{side.name}/{side.token}"
+        async with httpx.AsyncClient(timeout=60) as fresh:
+            joined = await fresh.get(link)
+        if joined.status_code != 303:
+            raise RuntimeError(f"the link of {side.name} was refused: {joined.status_code}")
+    return made["game"], sides, ai
+
+
+async def play(bases: list[str], games: int, actions: int, think: float, seed: int) -> Tally:
+    tally = Tally()
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=games * 6 + 10, keepalive_expiry=1.0)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
-        made = [
-            (
-                await client.post(f"{bases[i % len(bases)]}/api/games", json={"scenario": text})
-            ).json()
-            for i in range(games)
-        ]
-        sides = list(made[0]["tokens"])
-        where = {side: bases[k % len(bases)] for k, side in enumerate(sides)}
-        # seen[game][side]: when that side's stream announced each version
-        seen: list[dict[str, dict[int, float]]] = [{s: {} for s in sides} for _ in made]
-        ready = [asyncio.Event() for _ in made for _ in sides]
-        listeners = [
-            asyncio.create_task(
-                listen(client, f"{where[s]}/games/{m['game']}/events?seen=1", seen[i][s], r)
-            )
-            for i, m in enumerate(made)
-            for s, r in zip(sides, ready[i * len(sides) : (i + 1) * len(sides)], strict=True)
-        ]
+        made = [await make(client, bases, i) for i in range(games)]
+        ready: list[asyncio.Event] = []
+        listeners = []
+        for game, sides, _ai in made:
+            for side in sides:
+                ready.append(asyncio.Event())
+                url = f"{side.base}/games/{game}/events?seen=1"
+                listeners.append(asyncio.create_task(listen(client, url, side, ready[-1])))
         await asyncio.gather(*(r.wait() for r in ready))
-        latency: list[float] = []
-        push: list[float] = []
-
-        async def one_game(index: int) -> None:
-            game = made[index]
-            version = 1
-            await asyncio.sleep(random.uniform(0, think))
-            side = (await client.get(f"{where[sides[0]]}/api/games/{game['game']}")).json()[
-                "to_move"
-            ]
-            for _ in range(actions):
-                start = time.perf_counter()
-                answer = await client.post(
-                    f"{where[side]}/api/games/{game['game']}/do",
-                    json={"side": side, "words": ["phase", "next"], "expect_version": version},
-                    headers={"Authorization": f"Bearer {game['tokens'][side]}"},
-                )
-                latency.append(time.perf_counter() - start)
-                body = answer.json()
-                other = next(s for s in sides if s != side)
-                version, side = body["version"], body["to_move"]
-                while version not in seen[index][other]:
-                    await asyncio.sleep(0.005)
-                push.append(seen[index][other][version] - start)
-                await asyncio.sleep(think)
-
-        await asyncio.gather(*(one_game(i) for i in range(games)))
+        players = [Player(client, g, s, tally, ai) for g, s, ai in made]
+        await asyncio.gather(
+            *(p.play(actions, think, random.Random(rng.random())) for p in players)
+        )
         for task in listeners:
             task.cancel()
-        return latency, push
+        await asyncio.gather(*listeners, return_exceptions=True)
+    return tally
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", default="10,50,100")
-    parser.add_argument("--actions", type=int, default=6)
-    parser.add_argument("--think", type=float, default=3.0)
-    args = parser.parse_args()
-    counts = [min(int(n), harness.MAX_GAMES) for n in args.games.split(",")]
-    print(
-        f"web table: {args.actions} 'phase next' per game, a side thinks {args.think} s"
-        " before each; baseline: the same command through GameService in process"
-    )
-    print(
-        f"{'games':>5} {'setup':>7} {'p50 ms':>8} {'p95 ms':>8} {'push p50':>9}"
-        f" {'push p95':>9} {'base p50':>9} {'p50/base':>9}"
-    )
-    postgres = harness.Postgres()
-    try:
-        with tempfile.TemporaryDirectory() as name:
-            folder = Path(name)
-            for games in counts:
-                base = baseline(folder, games, args.actions)
-                for label in ("sqlite", "pg x2"):
-                    latency, push = measure(label, folder, postgres, games, args)
-                    ratio = statistics.median(latency) / statistics.median(base)
-                    print(
-                        f"{games:>5} {label:>7} {pct(latency, 0.5):8.1f}"
-                        f" {pct(latency, 0.95):8.1f} {pct(push, 0.5):9.1f}"
-                        f" {pct(push, 0.95):9.1f} {pct(base, 0.5):9.2f} {ratio:8.1f}x"
-                    )
-    finally:
-        postgres.stop()
+def cpu_of(pid: int) -> float:
+    """Seconds of CPU process ``pid`` used so far (user + system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def measure(
-    label: str, folder: Path, postgres: harness.Postgres, games: int, args: argparse.Namespace
-) -> tuple[list[float], list[float]]:
-    """Latency and push delay of one set-up: one SQLite process, or two on PostgreSQL."""
-    keys = folder / "ai.json"
-    if label == "sqlite":
+    label: str,
+    folder: Path,
+    postgres: harness.Postgres | None,
+    games: int,
+    args: argparse.Namespace,
+) -> tuple[Tally, float, float, float]:
+    """One set-up at one level: the tally, the wall time, the generator's and the servers'
+    CPU (cores)."""
+    keys = folder / f"ai-{label}-{games}.json"
+    if postgres is None:
         db = str(folder / f"web{games}.db")
         servers = [harness.ServeProcess(db, keys, *harness.NO_LIMITS)]
     else:
@@ -176,10 +325,66 @@ def measure(
     try:
         for server in servers:
             server.wait()
-        return asyncio.run(play([s.url for s in servers], games, args.actions, args.think))
+        before = resource.getrusage(resource.RUSAGE_SELF)
+        served = sum(cpu_of(s.process.pid) for s in servers)
+        start = time.perf_counter()
+        tally = asyncio.run(play([s.url for s in servers], games, args.actions, args.think, 28))
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        mine = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        theirs = sum(cpu_of(s.process.pid) for s in servers) - served
+        return tally, wall, mine / wall, theirs / wall
     finally:
         for server in servers:
             server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", default="100,300,500")
+    parser.add_argument("--actions", type=int, default=6)
+    parser.add_argument("--think", type=float, default=3.0)
+    parser.add_argument("--setups", default="sqlite,pg")
+    args = parser.parse_args()
+    counts = [min(int(n), harness.MAX_GAMES) for n in args.games.split(",")]
+    setups = args.setups.split(",")
+    print(
+        f"web table: {args.actions} actions per game (ASL C8, V&V; one game in five against"
+        f" the server's AI), previews and pages as a browser asks, think {args.think} s"
+    )
+    print(
+        f"{'games':>5} {'setup':>7} {'act p50':>8} {'act p95':>8} {'push p50':>9}"
+        f" {'push p95':>9} {'page p95':>9} {'prev p95':>9} {'errors':>6} {'refused':>7}"
+        f" {'gen cpu':>7} {'srv cpu':>7}  load"
+    )
+    postgres = harness.Postgres() if "pg" in setups else None
+    try:
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            for games in counts:
+                for label in setups:
+                    tally, _wall, mine, theirs = measure(
+                        label, folder, postgres if label == "pg" else None, games, args
+                    )
+                    shown = "pg x2" if label == "pg" else label
+                    load = os.getloadavg()[0]
+                    print(
+                        f"{games:>5} {shown:>7} {pct(tally.action, 0.5):8.1f}"
+                        f" {pct(tally.action, 0.95):8.1f} {pct(tally.push, 0.5):9.1f}"
+                        f" {pct(tally.push, 0.95):9.1f} {pct(tally.page, 0.95):9.1f}"
+                        f" {pct(tally.preview, 0.95):9.1f} {len(tally.errors):6d}"
+                        f" {tally.refused:7d} {mine:7.2f} {theirs:7.2f}  {load:.1f}",
+                        flush=True,
+                    )
+                    if tally.errors:
+                        kinds = sorted(set(tally.errors))
+                        print(
+                            "      errors:",
+                            ", ".join(f"{k} x{tally.errors.count(k)}" for k in kinds),
+                        )
+    finally:
+        if postgres is not None:
+            postgres.stop()
 
 
 if __name__ == "__main__":

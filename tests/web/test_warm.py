@@ -69,9 +69,13 @@ def phase_next(client: TestClient, game: str, tokens: dict[str, str]) -> int:
     return version
 
 
+def offers_kept(key: tuple[str, int, str, None], unit: str) -> bool:
+    return (key[0], key[1], "american", unit) in preview.CACHE._kept
+
+
 def picture_key(client: TestClient, game: str) -> tuple[str, int, str, None]:
     table: Table = client.app.state.table  # type: ignore[attr-defined]
-    with table.lock:
+    with table.locks.hold(game):
         folded = table.service.game(game)
     return (game, folded.version, folded.head, None)
 
@@ -92,11 +96,9 @@ def test_a_watched_game_s_new_version_is_drawn_and_offered_before_a_page_asks(
     monkeypatch.setattr(preview, "unit_offers", counting)
     phase_next(app_client, game, tokens)  # the American Prep Fire Phase
     key = picture_key(app_client, game)
-    cache = preview.CACHE  # the offers are kept once worked out (not as they start)
     for _ in range(400):
-        with cache._lock:
-            kept = list(cache._kept)
-        if PICTURES.get(key) is not None and any(k[0] == game and k[3] == "m24" for k in kept):
+        # (m24's offers stored, not only started: the click must not race the warming)
+        if PICTURES.get(key) is not None and "m24" in worked and offers_kept(key, "m24"):
             break
         time.sleep(0.05)
     assert PICTURES.get(key) is not None  # drawn with no page asking

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import typer
 
 from ordnance.cli.groups import app
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError, mask_passwords, shown
+from ordnance.core.errors import OrdnanceError, mask_passwords, shown
 from ordnance.core.limits import MAX_NESTING
 
 # The game commands of cli/game.py and of cli/game_log.py: a game command imports its own module
@@ -82,6 +82,8 @@ def load_commands(argv: Sequence[str] | None = None) -> None:
         importlib.import_module(module)
 
 
+# The codes of the one error table (ordnance.game.errors, read only when an error is answered:
+# a plain command imports nothing of the game service).
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 70  # an error the program did not expect: a bug to report (EX_SOFTWARE)
@@ -110,15 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:
         _fail("aborted")
         return EXIT_REFUSED
-    except BadInput as error:
-        _fail(str(error))
-        return EXIT_BAD_INPUT
-    except IllegalAction as error:
-        _fail(str(error))
-        return EXIT_REFUSED
     except OrdnanceError as error:
+        from ordnance.game.errors import answer_of  # noqa: PLC0415
+
         _fail(str(error))
-        return EXIT_BAD_INPUT
+        return answer_of(error).exit  # the one table the web reads too
     except OSError as error:
         # A path the system refuses (too long, a folder, no permission) wherever it is used.
         name = "" if error.filename is None else f" {shown(str(error.filename))}"

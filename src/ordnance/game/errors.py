@@ -1,11 +1,15 @@
-"""The game service's own failures, beside the rules' IllegalAction and BadInput.
+"""The game service's own failures, beside the rules' IllegalAction and BadInput, and the one
+table of how every face answers each failure (:func:`answer_of`).
 
 Each is one line for the player; none leaves the log changed.
 """
 
 from __future__ import annotations
 
-from ordnance.core.errors import OrdnanceError
+from typing import NamedTuple
+
+from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.game.dberrors import StorageError
 
 
 class StaleState(OrdnanceError):
@@ -71,3 +75,49 @@ class RolledBack(LogMismatch):
 
     def __str__(self) -> str:
         return f"game {self.game}: {self.problem}"
+
+
+# --- how the faces answer a failure ------------------------------------------------------------
+
+EXIT_REFUSED = 1  # the rules refused the action (the CLI's exit code)
+EXIT_BAD_INPUT = 2  # anything else the user can fix, or try again
+
+
+class Answer(NamedTuple):
+    """How a failure is answered: ``kind`` (the JSON API's ``error``), the HTTP ``status`` of
+    the web table and the CLI's ``exit`` code."""
+
+    kind: str
+    status: int
+    exit: int
+
+
+# First match wins: subclasses before their bases. Both faces read this one table, so a
+# failure answers the same on the web API, the pages and the command line.
+ANSWERS: tuple[tuple[type[OrdnanceError], Answer], ...] = (
+    (IllegalAction, Answer("refused", 409, EXIT_REFUSED)),
+    # The stored log conflicts with the head the server kept: nothing is served from it.
+    (RolledBack, Answer("rolled-back", 409, EXIT_BAD_INPUT)),
+    (StaleState, Answer("stale", 409, EXIT_BAD_INPUT)),
+    (NotAuthorized, Answer("not-authorized", 403, EXIT_BAD_INPUT)),
+    # The database cannot be reached: the server's fault, asked again later (Retry-After).
+    (StorageError, Answer("unavailable", 503, EXIT_BAD_INPUT)),
+    (BadInput, Answer("bad-input", 422, EXIT_BAD_INPUT)),
+)
+OTHER = Answer("error", 400, EXIT_BAD_INPUT)
+
+
+def answer_of(error: OrdnanceError) -> Answer:
+    """How ``error`` is answered, from :data:`ANSWERS`.
+
+    >>> answer_of(StorageError("sqlite:///g.db", "disk I/O error"))
+    Answer(kind='unavailable', status=503, exit=2)
+    >>> answer_of(IllegalAction("SYS.record", "no ammunition left"))
+    Answer(kind='refused', status=409, exit=1)
+    >>> answer_of(StaleState("g1", 4, 5)).status, answer_of(OrdnanceError("?"))
+    (409, Answer(kind='error', status=400, exit=2))
+    """
+    for cls, answer in ANSWERS:
+        if isinstance(error, cls):
+            return answer
+    return OTHER

@@ -122,7 +122,9 @@ class GameService:
         self.snapshot_every = snapshots.every(snapshot_every)
         # A signed head at least every K entries (game/signing.py).
         self.sign_every = head_interval(sign_every)
-        # Folded games by id, brought up to date from the log on every use.
+        # Folded games by id, brought up to date from the log on every use. These caches are
+        # shared by threads (a web table runs games at once): each use is one read or write
+        # of one key, and a fold is checked against the stored version on every use.
         self._games: dict[str, Game] = {}
 
     def close(self) -> None:
@@ -312,9 +314,12 @@ class GameService:
         self.game(game_id)  # an unknown game is BadInput; a forged entry is refused
         return self.store.entries(game_id)
 
-    def status(self, game_id: str, side: str | None = None) -> dict[str, Any]:
-        """Where the game stands; with ``side``, what that side may do now."""
-        return status_json(self.game(game_id), side)
+    def status(
+        self, game_id: str, side: str | None = None, *, game: Game | None = None
+    ) -> dict[str, Any]:
+        """Where the game stands; with ``side``, what that side may do now. ``game``: the game
+        as already folded (a page draws it outside the game's lock), not read again."""
+        return status_json(self.game(game_id) if game is None else game, side)
 
     def export(self, game_id: str) -> str:
         """The log as one JSON file (one entry per line, hash-chained, its heads signed).

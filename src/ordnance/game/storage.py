@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -84,6 +85,9 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self._appender: Appender | None = None
+        # Threads of one process share the store (a web table locks per game, not per
+        # process): one appender is made, and its kept connection is not made twice.
+        self._appender_made = threading.Lock()
         self._shown = shown(self.engine.url)
         # The driver's parameter mark, for the statements run as plain SQL.
         self.mark = parameter_mark(self.engine)
@@ -115,7 +119,9 @@ class Store:
     def _sqlite_appender(self) -> Appender | None:
         """The appender's kept connection on a SQLite file (made on first use), else None."""
         if self._appender is None and self.engine.dialect.name == "sqlite":
-            self._appender = Appender(self.engine)
+            with self._appender_made:
+                if self._appender is None:
+                    self._appender = Appender(self.engine)
         return self._appender
 
     def version(self, game: str) -> int:
@@ -250,7 +256,10 @@ class Store:
         """
         appender = self._appender
         if appender is None:
-            appender = self._appender = Appender(self.engine)
+            with self._appender_made:
+                if self._appender is None:
+                    self._appender = Appender(self.engine)
+                appender = self._appender
         if appender.append(game, based_on, new):
             return
         # Not appended: say why (no such game, or the version it stands at) the slow way.

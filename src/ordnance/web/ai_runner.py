@@ -9,7 +9,7 @@ meanwhile), remembers a failure, and ends its runs cleanly when the server stops
 
 A run that fails (the AI's command refused, a bug in the AI, the database away) is logged once
 and kept as one sentence with the version it failed at; the pages of that game are told at
-once (:meth:`~ordnance.web.table.News.poke`) and say it. The same version is not tried again
+once (:meth:`~ordnance.web.versions.News.poke`) and say it. The same version is not tried again
 in this process (the same state gives the same choice, and the same failure); any new version
 is. A database that was away is tried again on the next request that asks.
 

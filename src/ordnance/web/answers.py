@@ -1,10 +1,11 @@
-"""How the table answers a failure: one table of error classes to kinds and HTTP statuses.
+"""How the table answers a failure, from the one table of error classes to kinds, HTTP statuses
+and exit codes (:data:`ordnance.game.errors.ANSWERS`, which the CLI reads too).
 
 The JSON API and the pages read the same table, so a failure has the same status on both.
 A database that cannot be reached (a restart, a network fault) is ``unavailable``, 503 with
 ``Retry-After``; the log gets one line for it, never a traceback.
 
->>> from ordnance.game.dberrors import StorageError
+>>> from ordnance.core.errors import BadInput
 >>> answer_of(StorageError("sqlite:///g.db", "disk I/O error"))
 ('unavailable', 503)
 >>> answer_of(BadInput("side", "x", "no such side")), answer_of(OrdnanceError("?"))
@@ -16,32 +17,19 @@ from __future__ import annotations
 import logging
 import sqlite3
 
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.errors import OrdnanceError
+from ordnance.game import errors
 from ordnance.game.dberrors import StorageError
-from ordnance.game.errors import NotAuthorized, RolledBack, StaleState
 
 log = logging.getLogger("ordnance.web")
 
-# First match wins: subclasses before their bases.
-ANSWERS: tuple[tuple[type[OrdnanceError], str, int], ...] = (
-    (IllegalAction, "refused", 409),
-    # The stored log conflicts with the head the server kept: nothing is served from it.
-    (RolledBack, "rolled-back", 409),
-    (StaleState, "stale", 409),
-    (NotAuthorized, "not-authorized", 403),
-    (StorageError, "unavailable", 503),
-    (BadInput, "bad-input", 422),
-)
-OTHER = ("error", 400)
 RETRY_AFTER = 5  # seconds a client waits before asking again while the database is away
 
 
 def answer_of(error: OrdnanceError) -> tuple[str, int]:
     """The kind (JSON ``error``) and HTTP status of ``error``."""
-    for cls, kind, status in ANSWERS:
-        if isinstance(error, cls):
-            return kind, status
-    return OTHER
+    kind, status, _exit = errors.answer_of(error)
+    return kind, status
 
 
 def retry_headers(status: int) -> dict[str, str]:

@@ -141,7 +141,7 @@ class NotAuthorizedHeader(BadInput):
 def _after(table: Table, game: str, applied: Applied) -> dict[str, Any]:
     """Beside the CLI's JSON: the entries themselves (the CLI prints from them), whose move
     it is now and what the server's AI is doing (:func:`_ai_now`)."""
-    folded = table.call(lambda s: s.game(game))
+    folded = table.call(lambda s: s.game(game), game)
     return {
         "entries": [e.to_json() for e in applied.entries],
         "to_move": folded.rules.to_move(folded.state),
@@ -197,7 +197,9 @@ async def status(request: Request, game: str, side: str | None = None) -> Any:
     table = _table(request)
 
     def look() -> dict[str, Any]:
-        answer: dict[str, Any] = table.call(lambda s: s.status(game, side))
+        folded = table.call(lambda s: s.game(game), game)
+        # The legal actions are worked out outside the game's lock, on the folded game.
+        answer: dict[str, Any] = table.service.status(game, side, game=folded)
         return {**answer, **_ai_now(table, game)} if table.ai.sides(game) else answer
 
     return await _run(look)
@@ -240,7 +242,7 @@ async def ai_dice(
         moves = table.ai_dice(
             game, body.side, token, body.dice, expect=body.expect_version, command=body.command
         )
-        folded = table.call(lambda s: s.game(game))
+        folded = table.call(lambda s: s.game(game), game)
         return {
             "game": game,
             "commands": [{"side": m.side, "command": m.text, "version": m.version} for m in moves],
@@ -275,7 +277,7 @@ async def undo(
 )
 async def export(request: Request, game: str) -> Any:
     table = _table(request)
-    answer = await _run(lambda: table.call(lambda s: s.export(game)))
+    answer = await _run(lambda: table.call(lambda s: s.export(game), game))
     if isinstance(answer, JSONResponse):
         return answer
     return PlainTextResponse(answer, media_type="application/json")

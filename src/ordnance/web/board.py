@@ -3,7 +3,7 @@
 ``static/board.js`` asks ``offers`` when a player chooses a counter and marks each hex it gets
 with the verbs offered there; pointing at one asks ``preview``, the same fragment the side
 page shows under ``?unit=&hex=`` without script. Both check the side's token as the page does.
-The game is read under the table's lock; offers and previews are worked out outside it, and
+The game is read under its lock (:mod:`.locks`); offers and previews are worked out outside it, and
 the offers of a (game, version, side, unit) are kept (a game's version names its state).
 """
 
@@ -38,7 +38,7 @@ def _game(request: Request, game: str, side: str) -> Game | Response:
         return pages.rejoin_page(request, game, side)
     table = _table(request)
     try:
-        with table.lock:
+        with table.locks.hold(game):
             return table.service.authorize(game, side, token)
     except NotAuthorized:
         return pages.rejoin_page(request, game, side)

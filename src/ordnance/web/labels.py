@@ -75,7 +75,7 @@ def labels(
             return _missing(f"size {size} with counters {counters} is not a drawing's")
         table: Table = request.app.state.table
         try:
-            with table.lock:
+            with table.locks.hold(game):
                 folded = table.service.game(game)
         except OrdnanceError as error:
             _, status = answer_of(error)

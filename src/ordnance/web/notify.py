@@ -4,7 +4,7 @@ On PostgreSQL every stored write sends ``NOTIFY ordnance_games, 'GAME:VERSION'``
 transaction (:mod:`ordnance.game.storage`), delivered to every listening session once it
 commits. Each app keeps one listening connection (psycopg 3, autocommit) in a task: a
 notification names a game whose stored version is then read (never the payload's, which anyone
-with the credentials can send) and noted in :class:`~ordnance.web.table.News`, which wakes the
+with the credentials can send) and noted in :class:`~ordnance.web.versions.News`, which wakes the
 event streams of that game's pages on this process. When the connection is lost (a database
 restart, a network fault) the task reconnects with back-off, then reads every game's version
 once, so pages resync with whatever was written while nobody listened. Nothing else is shared

@@ -1,10 +1,12 @@
-"""The game service as the web app shares it: one lock, the AI's turns, news for the pages.
+"""The game service as the web app shares it: a lock per game, the AI's turns, news for pages.
 
-Every request runs in a worker thread; the service caches folded games, so calls to it are
-serialised by one lock (SQLite serialises writes anyway; a call takes milliseconds). After every
-write the game's new version is noted in :class:`News`, which the server-sent events read; a
-page of another process learns of a write from the database, which each event stream also
-polls (nothing a page depends on lives only in one process's memory).
+Every request runs in a worker thread. Calls about one game take that game's lock
+(:mod:`.locks`) only while the game is read or a command stored; other games never wait for
+them, and pages are drawn outside any lock (:mod:`.page_cache`). Across processes the
+database keeps the order: a command is stored only at the version it was chosen at. After
+every write the game's new version is noted in :class:`~.versions.News`, which the
+server-sent events read; a page of another process learns of a write from the database
+(nothing a page depends on lives only in one process's memory).
 
 The AI plays in the background (:mod:`.ai_runner`): a write answers once its own command is
 stored, and the AI's commands follow, each its own version. The lock is not held while the AI
@@ -14,19 +16,12 @@ a page that finds the AI to play while nothing here plays it (a server restarted
 write made elsewhere) starts it.
 
 The AI side of a V&V game needs its token to act like anyone else: the app keeps the tokens of
-the sides it plays in ``ai_tokens.json`` beside the app's state (mode 0600), never in the
-game database, which players may read.
+the sides it plays (:mod:`.ai_keys`), never in the game database, which players may read.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-import os
 import shlex
-import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,17 +34,21 @@ from ordnance.core.maps import MapFiles
 from ordnance.core.spec import Feature
 from ordnance.game import autoplay
 from ordnance.game.autoplay import AiWaits, DiceWanted
-from ordnance.game.dberrors import StorageError
 from ordnance.game.fold import Game
 from ordnance.game.registry import names, spec
 from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
 from ordnance.game.service import Applied, GameService, NewGame
+from ordnance.web.ai_keys import AI_KEYS_FILE, AiKeys, KeyFileError
 from ordnance.web.ai_runner import AiRunner
+from ordnance.web.locks import GameLocks
+from ordnance.web.page_cache import PageCache
+from ordnance.web.versions import News
 from ordnance.web.warm import Warmer
+
+__all__ = ["AI_KEYS_FILE", "AiKeys", "KeyFileError", "News", "Table"]  # (moved; still named here)
 
 T = TypeVar("T")
 
-AI_KEYS_FILE = "ai_tokens.json"  # in the folder given as the AI key file
 # A page starts the AI of a game only when the game has been still this long here (seconds):
 # a game that moves is being played by this process or another, and a second run would only
 # lose every race to store a command (harmless, but twice the work).
@@ -132,120 +131,6 @@ def new_game_scenario(
     return scenario, chosen
 
 
-class News:
-    """The latest version of each game this process wrote or saw, and the event streams
-    waiting for it (woken from any thread through their event loop)."""
-
-    def __init__(self) -> None:
-        self.versions: dict[str, int] = {}
-        self.lock = threading.Lock()
-        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
-        self._pokes: dict[str, int] = {}
-        self._moved: dict[str, float] = {}  # when each game last moved on, as seen here
-        # Told of each new version some page listens for (:class:`~.warm.Warmer`).
-        self.watched: Callable[[str, int], None] | None = None
-
-    def note(self, game: str, version: int) -> None:
-        with self.lock:
-            if version <= self.versions.get(game, -1):
-                return
-            if game in self.versions:  # a move seen here, not the first look at a game
-                self._moved[game] = time.monotonic()
-            self.versions[game] = version
-            watched = self.watched if self._waiting.get(game) else None
-        if watched is not None:
-            watched(game, version)
-        self._wake(game)
-
-    def poke(self, game: str) -> None:
-        """Tell the game's pages to look again although no version was stored (the AI's run
-        failed: the page says so)."""
-        with self.lock:
-            self._pokes[game] = self._pokes.get(game, 0) + 1
-        self._wake(game)
-
-    def pokes(self, game: str) -> int:
-        return self._pokes.get(game, 0)
-
-    def still_for(self, game: str) -> float:
-        """Seconds since ``game`` last moved on as seen here (infinite: never seen moving)."""
-        moved = self._moved.get(game)
-        return float("inf") if moved is None else time.monotonic() - moved
-
-    def _wake(self, game: str) -> None:
-        with self.lock:
-            waiting = list(self._waiting.get(game, ()))
-        for loop, event in waiting:
-            loop.call_soon_threadsafe(event.set)
-
-    def version(self, game: str) -> int | None:
-        return self.versions.get(game)
-
-    def listen(self, game: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
-        """An event set whenever ``game`` moves on (call from the event loop)."""
-        key = (asyncio.get_running_loop(), asyncio.Event())
-        with self.lock:
-            self._waiting.setdefault(game, set()).add(key)
-        return key
-
-    def stop(self, game: str, key: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
-        with self.lock:
-            self._waiting.get(game, set()).discard(key)
-
-
-class KeyFileError(StorageError):
-    """The AI's key file cannot be written: like a database away, the server's fault (503)."""
-
-    def __str__(self) -> str:
-        return f"AI key file {self.url}: cannot be written ({self.problem})"
-
-
-class AiKeys:
-    """The tokens of the sides the app's AI plays, in a JSON file only the app's user reads."""
-
-    def __init__(self, path: Path | None) -> None:
-        if path is not None and path.is_dir():
-            path = path / AI_KEYS_FILE  # a folder: the file in it
-        self.path = path
-        self._keys: dict[str, dict[str, str]] = {}
-        self._seen = -1  # the file's mtime when last read
-        if path is not None and path.is_file():
-            try:
-                self._keys = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as error:
-                raise BadInput("AI key file", str(path), f"cannot be read ({error})") from None
-
-    def put(self, game: str, side: str, token: str) -> None:
-        self._keys.setdefault(game, {})[side] = token
-        if self.path is None:
-            return
-        # Keep the games other server processes sharing the file wrote.
-        with contextlib.suppress(OSError, ValueError):
-            self._keys = {**json.loads(self.path.read_text(encoding="utf-8")), **self._keys}
-        fresh = self.path.with_suffix(f".{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(self._keys, out)
-            fresh.replace(self.path)
-        except OSError as error:
-            raise KeyFileError(str(self.path), str(error.strerror)) from None
-
-    def sides(self, game: str) -> Mapping[str, str]:
-        if game not in self._keys and self.path is not None:
-            # Another server process sharing the file may have started this game.
-            try:
-                changed = self.path.stat().st_mtime_ns
-                if changed != self._seen:
-                    self._seen = changed
-                    read = json.loads(self.path.read_text(encoding="utf-8"))
-                    self._keys = {**read, **self._keys}
-            except (OSError, ValueError):
-                pass
-        return self._keys.get(game, {})
-
-
 @dataclass(frozen=True)
 class AiMove:
     """One command the AI sent, with what it expected of it (expected CP, when offered)."""
@@ -271,13 +156,16 @@ class Table:
 
     def __init__(self, db: str | None, ai_keys: Path | None = None, *, warm: bool = True) -> None:
         self.service = GameService(db)
-        self.lock = threading.RLock()
+        # A lock per game, held to read a game or store a command (never to draw a page).
+        self.locks = GameLocks()
+        # The pages drawn, by (game, version, side, what else changes them): :mod:`.page_cache`.
+        self.pages = PageCache()
         self.news = News()
         self.ai = AiKeys(ai_keys)
         self.ai_moves: dict[str, list[AiMove]] = {}
         self.runner = AiRunner(
             self.play_ai,
-            version=lambda game: self.call(lambda s: s.store.version(game)),
+            version=lambda game: self.call(lambda s: s.store.version(game), game),
             to_move=self._to_move,
             told=self.news.poke,
         )
@@ -293,9 +181,15 @@ class Table:
             self.warmer.stop()
         self.service.close()
 
-    def call(self, action: Callable[[GameService], T]) -> T:
-        """Run one service call under the lock."""
-        with self.lock:
+    def call(self, action: Callable[[GameService], T], game: str | None = None) -> T:
+        """Run one service call; with ``game``, under that game's lock (other games go on).
+
+        A read needs no lock to be right (the service checks its fold of a game against the
+        stored version on every use); the lock spares a game's concurrent calls here from
+        folding it, or deciding a command on it, twice at once."""
+        if game is None:
+            return action(self.service)
+        with self.locks.hold(game):
             return action(self.service)
 
     # --- writes: each notes the new version, then lets the AI answer ----------------------------
@@ -311,8 +205,8 @@ class Table:
                 ",".join(ai_sides),
                 "with physical dice a player enters the AI's rolls: leave a side to a player",
             )
-        with self.lock:
-            made = self.service.create(scenario)
+        made = self.service.create(scenario)  # a new id: nobody else can hold its lock yet
+        with self.locks.hold(made.game):
             for side in ai_sides:
                 self.ai.put(made.game, side, made.tokens[side])
         self.news.note(made.game, made.version)
@@ -333,7 +227,7 @@ class Table:
     ) -> Applied:
         """One command; ``entropy`` is the acting browser's or client's (else drawn here).
         Answers once it is stored; the AI's answer follows in the background."""
-        with self.lock:
+        with self.locks.hold(game):
             applied = self.service.do(
                 game, side, token, words, expect_version=expect, entropy=entropy
             )
@@ -342,7 +236,7 @@ class Table:
         return applied
 
     def undo(self, game: str, side: str, token: str, expect: int | None) -> Applied:
-        with self.lock:
+        with self.locks.hold(game):
             applied = self.service.undo(game, side, token, expect_version=expect)
         self.news.note(game, applied.version)
         return applied
@@ -402,12 +296,12 @@ class Table:
         keys = self.ai.sides(game)
         if not keys:
             return None
-        with self.lock:
-            folded = self.service.game(game)
-            side = folded.rules.to_move(folded.state)
-            if side is None or side not in keys:
-                return None
-            return autoplay.waiting_for(folded, side, given)
+        folded = self.call(lambda s: s.game(game), game)
+        side = folded.rules.to_move(folded.state)
+        if side is None or side not in keys:
+            return None
+        # Worked out on the folded game (a value), outside the lock.
+        return autoplay.waiting_for(folded, side, given)
 
     def ai_to_play(self, game: str) -> bool:
         """Whether the AI is to play ``game`` now by itself (its side to move, no physical dice
@@ -416,8 +310,7 @@ class Table:
         keys = self.ai.sides(game)
         if not keys:
             return False
-        with self.lock:
-            folded = self.service.game(game)
+        folded = self.call(lambda s: s.game(game), game)
         side = folded.rules.to_move(folded.state)
         if side is None or folded.rules.is_over(folded.state):
             return False
@@ -431,7 +324,7 @@ class Table:
 
     def ai_trouble(self, game: str) -> str | None:
         """Why the AI's run stopped at the game's version, if it failed there."""
-        version = self.call(lambda s: s.store.version(game))
+        version = self.call(lambda s: s.store.version(game), game)
         trouble = self.runner.trouble(game, version)
         return None if trouble is None else trouble.sentence
 
@@ -451,7 +344,7 @@ class Table:
         is played before the answer (its dice are checked); the AI's next ones follow in the
         background."""
         keys = self.ai.sides(game)
-        with self.lock:
+        with self.locks.hold(game):
             self.service.authorize(game, side, token)
             if side in keys:
                 raise BadInput("side", side, "the AI plays this side; its opponent rolls for it")
@@ -470,7 +363,7 @@ class Table:
             expect_version=expect,
             expect_command=command,
             limit=1,
-            lock=self.lock,
+            lock=self.locks.of(game),
             on_move=lambda move: self._noted(game, keys, move),
         )
         if run.waiting is not None and run.waiting.given:
@@ -489,7 +382,7 @@ class Table:
                 game,
                 keys,
                 forced=forced,
-                lock=self.lock,
+                lock=self.locks.of(game),
                 on_move=lambda move: self._noted(game, keys, move),
                 stop=stop,
             )
@@ -499,7 +392,7 @@ class Table:
         self.news.note(game, move.applied.version)
         if move.side in keys:  # the player's forced steps are not the AI's choices
             shown = self._shown(move)
-            with self.lock:
+            with self.locks.hold(game):
                 kept = self.ai_moves.setdefault(game, [])
                 kept.append(shown)
                 del kept[:-20]  # the page shows the latest few
@@ -511,8 +404,7 @@ class Table:
         return AiMove(move.side, move.text, move.applied.version, expected)
 
     def _to_move(self, game: str) -> str | None:
-        with self.lock:
-            folded = self.service.game(game)
+        folded = self.call(lambda s: s.game(game), game)
         return folded.rules.to_move(folded.state)
 
 

@@ -129,7 +129,7 @@ class Warmer:
 
         table = self.table
         try:
-            with table.lock:  # the fold is kept by the service: a read of the stored version
+            with table.locks.hold(game):  # the fold is kept by the service: a stored read
                 folded = table.service.game(game)
         except OrdnanceError:
             return

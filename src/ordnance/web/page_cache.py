@@ -1,0 +1,69 @@
+"""The pages drawn, kept by what they show: (game, version, side) and whatever else changes them.
+
+A game's version names its state, so a page drawn at a version is the same page for every
+browser that asks for it at that version with the same query: the two sides' pages and the
+spectators' after each push are drawn once each (``static/table.js`` asks for its page again on
+every ``version`` event). A game that moved on is asked for at its new version, which is a new
+key: a page is never served for a version the game has left. The browser's own CSRF token is
+the one part of a page that is not the game's; it is written in as the page is sent.
+
+Bounded: the least recently used pages go first.
+
+>>> cache = PageCache(size=2)
+>>> key = PageKey("g1", 5, "german", ())
+>>> cache.get(key) is None
+True
+>>> cache.put(key, f"<form><input name=csrf value={CSRF_MARK}></form>")
+>>> cache.get(key).replace(CSRF_MARK, "tok")
+'<form><input name=csrf value=tok></form>'
+>>> cache.put(PageKey("g1", 6, "german", ()), "b"); cache.put(PageKey("g2", 1, None, ()), "c")
+>>> cache.get(key) is None, len(cache)
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import NamedTuple
+
+PAGES_KEPT = 2048  # about 40 KB each: under 100 MB kept, and every page of 500 games at once
+# Stands for the browser's CSRF token in a kept page (no token, no HTML text looks like it).
+CSRF_MARK = "csrf-of-this-browser-0f3c9a"
+
+
+class PageKey(NamedTuple):
+    """What a drawn page depends on: the game at a version, the side (None: a spectator) and
+    ``more``, everything else that changes the HTML (the query, a notice, the status, the
+    AI's state and moves as this process shows them)."""
+
+    game: str
+    version: int
+    side: str | None
+    more: tuple[object, ...]
+
+
+class PageCache:
+    """The pages drawn, by :class:`PageKey` (thread-safe; see the module's note)."""
+
+    def __init__(self, size: int = PAGES_KEPT) -> None:
+        self.size = size
+        self._pages: OrderedDict[PageKey, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: PageKey) -> str | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def put(self, key: PageKey, page: str) -> None:
+        with self._lock:
+            self._pages[key] = page
+            self._pages.move_to_end(key)
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._pages)

@@ -1,0 +1,87 @@
+"""What every HTML page of the table shares: the templates, the CSRF token, the error pages.
+
+The pages themselves are in :mod:`.pages` (the lobby, log verification), :mod:`.table_page`
+(links, the table of a side or a spectator, its forms) and :mod:`.events` (the pushes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse
+
+from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.web import clauses, security
+from ordnance.web.answers import answer_of, note_failure, retry_headers, unavailable_sentence
+from ordnance.web.table import Table
+
+# Every page's route, whichever module draws it (one router: included routers would hide them).
+router = APIRouter(include_in_schema=False)
+ENV = Environment(
+    loader=PackageLoader("ordnance.web", "templates"),
+    autoescape=select_autoescape(default=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+ENV.filters["clause_anchor"] = clauses.anchor
+
+
+def table_of(request: Request) -> Table:
+    table: Table = request.app.state.table
+    return table
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    context.setdefault("csrf", security.csrf_token(request))
+    html = ENV.get_template(template).render(request=request, **context)
+    response = HTMLResponse(html, status_code=status)
+    security.keep_csrf(request, response)
+    return response
+
+
+async def read_form(request: Request, limit: int) -> FormData:
+    """The posted form, refused (BadInput) when the body is over ``limit`` bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit + 64 * 1024:
+        raise BadInput("upload", f"{int(declared)} bytes", f"too large (limit {limit} bytes)")
+    return await request.form(max_part_size=limit + 1)
+
+
+def error_page(request: Request, error: OrdnanceError, title: str = "No such game") -> HTMLResponse:
+    """A page saying what failed, with the status of :mod:`~.answers`' table (bad input in the
+    address of a page, a game that is not there, is 404 and ``title``)."""
+    kind, status = answer_of(error)
+    if status == 503:
+        note_failure(error, request.url.path)
+        title, message = "The game database is away", unavailable_sentence()
+    elif kind == "bad-input":
+        status, message = 404, str(error)
+    else:
+        title, message = "Not done", str(error)
+    page = render(request, "message.html", status, title=title, message=message)
+    page.headers.update(retry_headers(status))
+    return page
+
+
+def rejoin_page(request: Request, game: str, side: str) -> HTMLResponse:
+    """403: this browser holds no valid link for ``side`` (none, or an old or foreign token)."""
+    return render(
+        request,
+        "message.html",
+        403,
+        title="Open your private link",
+        message=f"Your session for side {side} of game {game} is not valid here: open your"
+        " private link again (or watch as a spectator).",
+        spectator=f"/games/{game}",
+    )
+
+
+def csrf_refused() -> PlainTextResponse:
+    return PlainTextResponse(
+        "refused: this form's CSRF token is missing or stale; reload the page and try again",
+        status_code=403,
+    )
