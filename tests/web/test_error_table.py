@@ -64,6 +64,5 @@ def test_the_web_and_the_cli_answer_a_failure_from_the_one_table(error, monkeypa
     # The database away is the same 503 everywhere (it once was 422 on a page).
     assert (answer.status == 503) == isinstance(error, StorageError)
     monkeypatch.setattr(cli.typer.main, "get_command", lambda _app: _Raising(error))
-    monkeypatch.setattr(cli, "take_strings_verbatim", lambda _command: None)
     assert cli.main(["game", "status", "g1"]) == answer.exit
     assert str(error) in capsys.readouterr().err
