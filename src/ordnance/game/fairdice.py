@@ -36,7 +36,7 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -263,3 +263,23 @@ class PhysicalDice:
 def parse_entered(text: str) -> DR | DieRoll:
     """``3,4`` is a DR, ``5`` a single die."""
     return DR.parse(text) if "," in text else DieRoll.parse(text)
+
+
+def split_dice(words: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Take the ``--dice X`` pairs out of a command's words (the service's business, not the
+    ruleset's).
+
+    >>> split_dice(["fire", "t34", "--dice", "3,4", "--ammo", "AP"])
+    (['fire', 't34', '--ammo', 'AP'], ['3,4'])
+    """
+    if "--dice" not in words:  # most commands
+        return list(words), []
+    rest: list[str] = []
+    entered: list[str] = []
+    items = iter(words)
+    for word in items:
+        if word == "--dice":
+            entered.append(next(items, ""))
+        else:
+            rest.append(word)
+    return rest, entered

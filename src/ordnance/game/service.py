@@ -50,7 +50,7 @@ import hashlib
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ordnance import __version__
 from ordnance.core.errors import BadInput, IllegalAction
@@ -61,7 +61,7 @@ from ordnance.game.custody import Custody
 from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import GENESIS, Entry, signed
 from ordnance.game.errors import LogMismatch, StaleState
-from ordnance.game.fairdice import PhysicalDice, check_side_seed, new_server_seed
+from ordnance.game.fairdice import PhysicalDice, check_side_seed, new_server_seed, split_dice
 from ordnance.game.fold import Game, apply_entry, resolve_command
 from ordnance.game.heads import check_log
 from ordnance.game.keystore import KeyStore
@@ -70,33 +70,14 @@ from ordnance.game.outcomes import Appended, Applied, NewGame, status_json
 from ordnance.game.pbem import Invitation, new_code, other_side
 from ordnance.game.scenario import Scenario, load_scenario_file
 from ordnance.game.signing import Signer, head_interval
+from ordnance.game.stores import open_store
 
 __all__ = ["Appended", "Applied", "GameService", "NewGame", "split_dice"]
 
 if TYPE_CHECKING:
-    from ordnance.game.storage import Store
+    pass
 
 GAME_ID_BYTES = 6
-
-
-def split_dice(words: Sequence[str]) -> tuple[list[str], list[str]]:
-    """Take the ``--dice X`` pairs out of a command's words (the service's business, not the
-    ruleset's).
-
-    >>> split_dice(["fire", "t34", "--dice", "3,4", "--ammo", "AP"])
-    (['fire', 't34', '--ammo', 'AP'], ['3,4'])
-    """
-    if "--dice" not in words:  # most commands
-        return list(words), []
-    rest: list[str] = []
-    entered: list[str] = []
-    items = iter(words)
-    for word in items:
-        if word == "--dice":
-            entered.append(next(items, ""))
-        else:
-            rest.append(word)
-    return rest, entered
 
 
 class GameService:
@@ -114,7 +95,7 @@ class GameService:
         light: bool = False,
     ) -> None:
         self.keys = keys if isinstance(keys, KeyStore) else KeyStore(keys)
-        self.store = _open_store(url, self.keys, light=light)
+        self.store = open_store(url, self.keys, light=light)
         # Who may act (tokens, sides), and what the service vouches for (seeds, MACs, heads).
         self.access = Access(self.store, self.keys)
         self.custody = Custody(self.store, self.keys)
@@ -501,20 +482,3 @@ class GameService:
         self.custody.keep_head(after)
         self.custody.forget_revealed(new)
         return Applied(game.id, tuple(new), after.version, ruling)
-
-
-def _open_store(url: str | None, keys: KeyStore, *, light: bool) -> Store:
-    """``light``: an existing SQLite file with a current schema through sqlite3 alone (the
-    CLI, one game per process: SQLAlchemy would cost it more than its work, see
-    :mod:`.sqlite_file`); else, or for any other database, the SQLAlchemy store."""
-    if light:
-        from ordnance.game.sqlite_file import open_file  # noqa: PLC0415
-
-        found = open_file(url)
-        if found is not None:
-            # The methods the service and snapshots use of a Store (it has no engine: the web,
-            # which asks for one, never opens a light store).
-            return cast("Store", found)
-    from ordnance.game.storage import Store, database_url  # noqa: PLC0415
-
-    return Store(database_url(url), keys)
