@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ordnance.core.ruleset import Ruleset
-from ordnance.core.spec import Feature, GameSpec
-
-
-def _ruleset() -> Ruleset[Any]:
-    from tests.fourth_game.rules import RaceRules  # noqa: PLC0415 (on use: the spec is light)
-
-    return RaceRules()
-
+from ordnance.core.spec import Feature, GameSpec, on_use
 
 SPEC = GameSpec(
     name="race",
     title="Dice race",
-    ruleset=_ruleset,
+    # module:name, imported when first used: reading the spec loads none of the rules
+    ruleset=on_use("tests.fourth_game.rules:RaceRules", make=True),
     package="tests.fourth_game",
     features=frozenset({Feature.ODDS}),
 )

@@ -7,40 +7,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ordnance.core.maps import LosJudge
-from ordnance.core.ruleset import Ruleset
-from ordnance.core.spec import Feature, GameSettings, GameSpec
-
-
-def _ruleset() -> Ruleset[Any]:
-    from ordnance.asl.game import AslRuleset  # noqa: PLC0415 (on use: the spec is light)
-
-    return AslRuleset()
-
-
-def _judge() -> LosJudge:
-    from ordnance.asl.los import JUDGE  # noqa: PLC0415
-
-    return JUDGE
-
-
-def _settings() -> GameSettings:
-    from ordnance.asl.settings import Settings  # noqa: PLC0415
-
-    return Settings()
-
+from ordnance.core.spec import Feature, GameSpec, on_use
 
 SPEC = GameSpec(
     name="asl",
     title="ASL",
-    ruleset=_ruleset,
-    judge=_judge,
+    ruleset=on_use("ordnance.asl.game:AslRuleset", make=True),
+    judge=on_use("ordnance.asl.los:JUDGE"),
     maps=True,
     package="ordnance.asl",
     status="ordnance.cli.status_asl:sections",
-    settings=_settings,
+    settings=on_use("ordnance.asl.settings:Settings", make=True),
     features=frozenset(
         {
             Feature.ODDS,

@@ -28,6 +28,7 @@ ordnance.core.spec.SpecError: game spec 'Demo!': a name is lower-case letters an
 from __future__ import annotations
 
 import enum
+import importlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -46,7 +47,7 @@ from ordnance.core.ruleset import (
     Ruleset,
 )
 
-__all__ = ["Feature", "GameSettings", "GameSpec", "SpecError", "StoredFold", "check"]
+__all__ = ["Feature", "GameSettings", "GameSpec", "SpecError", "StoredFold", "check", "on_use"]
 
 _NAME = re.compile(r"[a-z][a-z0-9]*\Z")
 
@@ -119,6 +120,24 @@ _PROTOCOLS: dict[Feature, type] = {
 
 def _none(state: Mapping[str, Any]) -> str | None:
     return None
+
+
+def on_use(target: str, *, make: bool = False) -> Callable[[], Any]:
+    """A spec's part named ``module:name``, imported when the function returned is called (a
+    spec stays cheap to import); with ``make``, what that name makes (a class: an instance).
+
+    >>> on_use("fractions:Fraction", make=True)()
+    Fraction(0, 1)
+    >>> on_use("math:pi")()
+    3.141592653589793
+    """
+    module, _, name = target.partition(":")
+
+    def load() -> Any:
+        found = getattr(importlib.import_module(module), name)
+        return found() if make else found
+
+    return load
 
 
 @dataclass(frozen=True)

@@ -7,40 +7,17 @@ registered by name in ``game/registry.py``. Each part is imported when it is fir
 
 from __future__ import annotations
 
-from typing import Any
-
-from ordnance.core.maps import LosJudge
-from ordnance.core.ruleset import Ruleset
-from ordnance.core.spec import Feature, GameSettings, GameSpec
-
-
-def _ruleset() -> Ruleset[Any]:
-    from ordnance.lnl.game import LnlRuleset  # noqa: PLC0415 (on use: the spec is light)
-
-    return LnlRuleset()
-
-
-def _judge() -> LosJudge:
-    from ordnance.lnl.los import JUDGE  # noqa: PLC0415
-
-    return JUDGE
-
-
-def _settings() -> GameSettings:
-    from ordnance.lnl.settings import LnlSettings  # noqa: PLC0415
-
-    return LnlSettings()
-
+from ordnance.core.spec import Feature, GameSpec, on_use
 
 SPEC = GameSpec(
     name="lnl",
     title="Lock 'n Load Tactical",
-    ruleset=_ruleset,
-    judge=_judge,
+    ruleset=on_use("ordnance.lnl.game:LnlRuleset", make=True),
+    judge=on_use("ordnance.lnl.los:JUDGE"),
     maps=True,
     package="ordnance.lnl",
     status="ordnance.cli.status_lnl:sections",
-    settings=_settings,
+    settings=on_use("ordnance.lnl.settings:LnlSettings", make=True),
     features=frozenset(
         {
             Feature.ODDS,

@@ -14,27 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ordnance.core.maps import LosJudge
-from ordnance.core.ruleset import Ruleset
-from ordnance.core.spec import Feature, GameSettings, GameSpec
-
-
-def _ruleset() -> Ruleset[Any]:
-    from ordnance.vv.game import VvRuleset  # noqa: PLC0415 (on use: the spec is light)
-
-    return VvRuleset()
-
-
-def _judge() -> LosJudge:
-    from ordnance.vv.los import JUDGE  # noqa: PLC0415
-
-    return JUDGE
-
-
-def _settings() -> GameSettings:
-    from ordnance.vv.settings import VvSettings  # noqa: PLC0415
-
-    return VvSettings()
+from ordnance.core.spec import Feature, GameSpec, on_use
 
 
 def _victory(state: Mapping[str, Any]) -> str | None:
@@ -54,13 +34,13 @@ def _victory(state: Mapping[str, Any]) -> str | None:
 SPEC = GameSpec(
     name="vv",
     title="Valor & Victory",
-    ruleset=_ruleset,
-    judge=_judge,
+    ruleset=on_use("ordnance.vv.game:VvRuleset", make=True),
+    judge=on_use("ordnance.vv.los:JUDGE"),
     maps=True,
     package="ordnance.vv",
     status="ordnance.cli.status_vv:sections",
     victory=_victory,
-    settings=_settings,
+    settings=on_use("ordnance.vv.settings:VvSettings", make=True),
     features=frozenset(
         {
             Feature.AI,
