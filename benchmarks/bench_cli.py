@@ -36,7 +36,8 @@ BIN = Path(sys.executable).parent
 ORDNANCE = str(BIN / "ordnance")
 BASELINE = ("import typer", [sys.executable, "-c", "import typer"])
 # Not a baseline, printed beside it: the least a Typer command that takes a value costs (Typer
-# 0.29 checks every parameter's value with Pydantic, which a bare import does not load).
+# 0.29 checks every parameter's value with Pydantic, which a bare import does not load; the
+# project pins 0.28 for it, see pyproject.toml).
 TYPER_COMMAND = (
     "a Typer command taking one text argument",
     [

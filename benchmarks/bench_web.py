@@ -27,7 +27,7 @@ the other page's event), page p95 and preview p95, errors (5xx, a lost connectio
 that never came; refusals of a legal action are counted apart), and how much CPU the load
 generator (this process) and the servers took, in cores. Targets (issue 28): 500 games on
 ``pg x2`` and 300 on ``sqlite``, think 3 s: action p95 < 100 ms, push p95 < 250 ms, 0 errors.
-The servers run with rate limits off (one client sends everything).
+The servers run with rate limits off (one machine sends everything).
 
 Run: .venv/bin/python benchmarks/bench_web.py [--games 100,300,500] [--actions 6] [--think 3]
       [--setups sqlite,pg]
@@ -86,13 +86,24 @@ class Tally:
         self.errors.append(what)
 
 
+BROWSER = httpx.Limits(max_connections=6, keepalive_expiry=1.0)
+
+
 @dataclass
 class Side:
-    """One person's side of a game: where it plays, its token, the versions pushed to it."""
+    """One person's side of a game: where it plays, its token, the versions pushed to it, and
+    its browser's own connections (at most 6 to a server, as browsers open; kept alive for
+    1 s, less than the server's 5 s, so none is reused as the server closes it). One shared
+    client for every side would scan all the bench's connections on each request (httpx's
+    pool): at 100 games that took the generator's whole core and was read as the server's
+    latency."""
 
     name: str
     base: str
     token: str
+    client: httpx.AsyncClient = field(
+        default_factory=lambda: httpx.AsyncClient(timeout=60, limits=BROWSER)
+    )
     seen: dict[int, float] = field(default_factory=dict)
     woken: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -115,8 +126,9 @@ async def timed(
     return answer
 
 
-async def listen(client: httpx.AsyncClient, url: str, side: Side, ready: asyncio.Event) -> None:
+async def listen(url: str, side: Side, ready: asyncio.Event) -> None:
     """The page's event stream: when each version was announced to ``side``."""
+    client = side.client
     while not client.is_closed:
         with contextlib.suppress(httpx.HTTPError):
             async with client.stream("GET", url) as stream:
@@ -145,24 +157,22 @@ async def pushed(side: Side, version: int, timeout: float) -> float | None:
 class Player:
     """One game played through the servers as its people's browsers play it."""
 
-    def __init__(
-        self, client: httpx.AsyncClient, game: str, sides: list[Side], tally: Tally, ai: bool
-    ) -> None:
-        self.client, self.game, self.sides, self.tally, self.ai = client, game, sides, tally, ai
+    def __init__(self, game: str, sides: list[Side], tally: Tally, ai: bool) -> None:
+        self.game, self.sides, self.tally, self.ai = game, sides, tally, ai
 
     def side(self, name: str) -> Side | None:
         return next((s for s in self.sides if s.name == name), None)
 
     async def page(self, side: Side, seen: int) -> None:
         url = f"{side.base}/games/{self.game}/{side.name}?seen={seen}"
-        got = self.client.get(url, headers=side.headers(self.game))
+        got = side.client.get(url, headers=side.headers(self.game))
         answer = await timed(self.tally.page, got, self.tally.errors)
         if answer is not None and answer.status_code >= 500:
             self.tally.failed(f"page {answer.status_code}")
 
     async def status(self, side: Side) -> dict[str, object]:
         url = f"{side.base}/api/games/{self.game}?side={side.name}"
-        answer = await timed([], self.client.get(url), self.tally.errors)
+        answer = await timed([], side.client.get(url), self.tally.errors)
         if answer is None:
             return {}
         if answer.status_code != 200:
@@ -182,14 +192,14 @@ class Player:
         version = int(status["version"])  # type: ignore[call-overload]
         if not action.startswith("phase"):
             url = f"{side.base}/games/{self.game}/{side.name}/preview?action={quote(action)}"
-            got = self.client.get(url, headers=side.headers(self.game))
+            got = side.client.get(url, headers=side.headers(self.game))
             answer = await timed(self.tally.preview, got, self.tally.errors)
             if answer is not None and answer.status_code >= 500:
                 self.tally.failed(f"preview {answer.status_code}")
         start = time.perf_counter()
         answer = await timed(
             self.tally.action,
-            self.client.post(
+            side.client.post(
                 f"{side.base}/api/games/{self.game}/do",
                 json={"side": side.name, "words": shlex.split(action), "expect_version": version},
                 headers={"Authorization": f"Bearer {side.token}"},
@@ -279,8 +289,7 @@ async def make(
 async def play(bases: list[str], games: int, actions: int, think: float, seed: int) -> Tally:
     tally = Tally()
     rng = random.Random(seed)
-    limits = httpx.Limits(max_connections=games * 6 + 10, keepalive_expiry=1.0)
-    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+    async with httpx.AsyncClient(timeout=60, limits=BROWSER) as client:  # the set-up's
         made = [await make(client, bases, i) for i in range(games)]
         ready: list[asyncio.Event] = []
         listeners = []
@@ -288,15 +297,16 @@ async def play(bases: list[str], games: int, actions: int, think: float, seed: i
             for side in sides:
                 ready.append(asyncio.Event())
                 url = f"{side.base}/games/{game}/events?seen=1"
-                listeners.append(asyncio.create_task(listen(client, url, side, ready[-1])))
+                listeners.append(asyncio.create_task(listen(url, side, ready[-1])))
         await asyncio.gather(*(r.wait() for r in ready))
-        players = [Player(client, g, s, tally, ai) for g, s, ai in made]
+        players = [Player(g, s, tally, ai) for g, s, ai in made]
         await asyncio.gather(
             *(p.play(actions, think, random.Random(rng.random())) for p in players)
         )
         for task in listeners:
             task.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
+        await asyncio.gather(*(side.client.aclose() for _, sides, _ai in made for side in sides))
     return tally
 
 

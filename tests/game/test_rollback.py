@@ -293,3 +293,16 @@ def test_more_games_than_files_kept_open_each_keep_their_head(tmp_path):
     ]
     heads.close()
     assert heads.get(games[0]) == Head(1, f"{0:064x}")
+
+
+@pytest.mark.clause("SYS.record")
+def test_the_game_in_use_keeps_its_file_open_while_others_come_and_go(tmp_path):
+    """The least recently used file is closed first: a busy game is never reopened."""
+    heads = Heads(tmp_path / "heads")
+    heads.keep("busy", 1, f"{1:064x}")
+    kept = heads._open["busy"]
+    for n in range(OPEN_FILES + 10):
+        heads.keep(f"g{n}", 1, f"{n:064x}")
+        assert heads.get("busy") == Head(1, f"{1:064x}")
+    assert heads._open["busy"] is kept  # the same descriptor and mapping all along
+    heads.close()

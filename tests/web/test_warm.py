@@ -142,3 +142,25 @@ def test_only_the_newest_version_of_a_game_is_warmed(monkeypatch: pytest.MonkeyP
         time.sleep(0.05)
     warmer.stop()
     assert warmed == [("g1", 1), ("g2", 6), ("g3", 2)]
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_busy_server_warms_nothing(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a request is being answered the warmer waits, and drops the job after IDLE_WAIT:
+    the pages then ask for themselves, sooner than a guess would help."""
+    game, tokens = new_game(app_client)
+    listen(app_client, game)
+    table: Table = app_client.app.state.table  # type: ignore[attr-defined]
+    monkeypatch.setattr(warm, "IDLE_WAIT", 0.3)
+    table.in_flight.count += 1  # a request that stays in flight for the whole test
+    try:
+        phase_next(app_client, game, tokens)
+        key = picture_key(app_client, game)
+        time.sleep(warm.DELAY + warm.IDLE_WAIT + 0.5)  # the job has been dropped by now
+        assert PICTURES.get(key) is None
+        assert not offers_kept(key, "m24")
+    finally:
+        table.in_flight.count -= 1
+    assert table.in_flight.count == 0  # the test's own requests all ended

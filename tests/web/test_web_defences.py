@@ -196,3 +196,27 @@ def test_the_policy_forbids_inline_script_and_no_page_needs_it(client):
     for page in pages:
         assert INLINE.search(page.text) is None, (page.url, INLINE.search(page.text))
     assert game in pages[2].text
+
+
+@pytest.mark.clause("SYS.record")
+def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
+    """Pages, API errors and static files all get them; HSTS only over HTTPS (set by the
+    plain ASGI middleware that replaced Starlette's per-request one)."""
+    wanted = {
+        "referrer-policy": "no-referrer",
+        "x-content-type-options": "nosniff",
+        "x-frame-options": "DENY",
+    }
+    with make_client(tmp_path) as client:
+        for answer in (
+            client.get("/"),
+            client.get("/api/games/nosuchgame"),
+            client.get("/static/table.js"),
+        ):
+            for name, value in wanted.items():
+                assert answer.headers[name] == value, (answer.url, name)
+            assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+            assert "strict-transport-security" not in answer.headers
+    (tmp_path / "s").mkdir()
+    with make_client(tmp_path / "s", base_url="https://testserver") as client:
+        assert client.get("/").headers["strict-transport-security"] == "max-age=31536000"

@@ -122,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         name = "" if error.filename is None else f" {shown(str(error.filename))}"
         _fail(f"bad file{name}: {error.strerror or error}")
         return EXIT_BAD_INPUT
+    except UnicodeEncodeError as error:
+        # A name no file can have (a lone surrogate), met where the system is first asked.
+        _fail(f"bad file name {shown(str(error.object))}: the system cannot store it")
+        return EXIT_BAD_INPUT
     except RecursionError:
         # Every reader bounds nesting (core.limits); this is the last guard, not the first.
         _fail(f"bad input: nested too deeply to read (the limit is {MAX_NESTING} levels)")

@@ -36,9 +36,10 @@ import difflib
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
+from ordnance.core.cached import cached_property
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_NUMBER
 from ordnance.core.limits import whole_number as _whole

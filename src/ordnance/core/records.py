@@ -24,8 +24,11 @@ TypeError: Point has no field 'z'
 from __future__ import annotations
 
 import dataclasses
-from functools import cache, cached_property
+import functools
+from functools import cache
 from typing import Any, TypeVar
+
+from ordnance.core import cached
 
 T = TypeVar("T")
 _NEW, _SET = object.__new__, object.__setattr__  # looked up once, not once per copy
@@ -38,7 +41,8 @@ def _plain_fields(cls: type) -> tuple[frozenset[str], bool] | None:
     if "__slots__" in cls.__dict__:
         return None
     # A cached_property keeps its value in the instance's __dict__: a copy would carry it over.
-    if any(isinstance(v, cached_property) for k in cls.__mro__ for v in vars(k).values()):
+    kept = (functools.cached_property, cached.cached_property)
+    if any(isinstance(v, kept) for k in cls.__mro__ for v in vars(k).values()):
         return None
     fields = dataclasses.fields(cls)
     names = frozenset(f.name for f in fields)

@@ -40,6 +40,7 @@ import re
 import threading
 import weakref
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +48,11 @@ from pathlib import Path
 from ordnance.game.errors import RolledBack
 
 SLOT = 128  # bytes per slot; a file holds two
-OPEN_FILES = 64  # head files kept open (the games in use)
+# Head files kept open, the least recently used closed first: more than the games a server
+# plays at once (bench_web, 100 games: with 64 kept, the first opened closed first, every
+# command reopened and mapped its file under the store's lock, and the server's threads
+# queued there), and a small share of the descriptors a process may open.
+OPEN_FILES = 512
 _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,40}")
 _RECORD = re.compile(rb"([0-9]{1,12}) ([0-9a-f]{64}) ([0-9a-f]{8}) *\n")
 
@@ -106,8 +111,8 @@ class Heads:
     """The kept heads of one key store (``folder``: its ``heads`` folder).
 
     Every command reads its game's head and keeps the next one, so the files of the games in
-    use stay open and mapped into memory (at most :data:`OPEN_FILES`, the first opened closed
-    first): a read is a copy of the two slots, a keep takes the file's ``flock`` around a
+    use stay open and mapped into memory (at most :data:`OPEN_FILES`, the least recently used
+    closed first): a read is a copy of the two slots, a keep takes the file's ``flock`` around a
     write to the mapping (no system call per read or write, and no change of the file's
     times to journal per command). Threads of one process share an open file, and with it its
     ``flock``, so they take turns on a lock of their own.
@@ -116,8 +121,8 @@ class Heads:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.made = False  # the folder is known to exist
-        # game -> its open file and the file's mapping, the first opened first
-        self._open: dict[str, tuple[int, mmap.mmap]] = {}
+        # game -> its open file and the file's mapping, the least recently used first
+        self._open: OrderedDict[str, tuple[int, mmap.mmap]] = OrderedDict()
         # game -> the bytes last read from its file and their slots: the same bytes again
         # (most reads) are not parsed again
         self._seen: dict[str, tuple[bytes, list[Head | None]]] = {}
@@ -188,6 +193,7 @@ class Heads:
             self._pid = os.getpid()
         opened = self._open.get(game)
         if opened is not None:
+            self._open.move_to_end(game)
             return opened
         if create and not self.made:
             self.folder.mkdir(mode=0o700, exist_ok=True)

@@ -62,7 +62,7 @@ Fraction(14, 9)
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -70,8 +70,9 @@ from ordnance.core.hexgrid import Hex
 from ordnance.vv.ai_programme import ZERO, ClassPlan, Variant, programme, share_pool
 from ordnance.vv.ai_targets import Option, class_options, later_options
 from ordnance.vv.board import Board
-from ordnance.vv.groups import FireOrder, Pool, group_key
+from ordnance.vv.groups import FireOrder, Pool
 from ordnance.vv.numbers import RULES
+from ordnance.vv.ready import classes, ready_units
 from ordnance.vv.settings import VvSettings
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.units import Kind, Mount
@@ -160,25 +161,6 @@ class Plan:
     @property
     def expected(self) -> Fraction:
         return sum((a.expected for a in self.attacks), ZERO)
-
-
-def ready_units(board: Board, side: str) -> Iterator[str]:
-    """Units of ``side`` that may fire now: alive, unpinned, no Fire marker, not a towed Gun."""
-    for unit_id in board.side_units(side):
-        status, unit = board.status[unit_id], board.unit(unit_id)
-        if status.pinned or status.fired:
-            continue
-        if unit.kind is Kind.GUN and status.aboard is not None:
-            continue
-        yield unit_id
-
-
-def classes(board: Board, side: str) -> dict[str, tuple[str, ...]]:
-    """The side's ready units by grouping class."""
-    found: dict[str, list[str]] = {}
-    for unit_id in ready_units(board, side):
-        found.setdefault(group_key(board, unit_id), []).append(unit_id)
-    return {key: tuple(units) for key, units in found.items()}
 
 
 def _rebuild(

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
+from ordnance.core.cached import cached_property
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Direction, Hex
 from ordnance.core.maps import GameMap, LosVerdict

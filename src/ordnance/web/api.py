@@ -26,13 +26,13 @@ whose body carries the same ``ai_waiting`` (the rolls still to enter after those
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -166,7 +166,7 @@ def _ai_now(table: Table, game: str) -> dict[str, Any]:
 async def _run(call: Callable[[], Any]) -> Any:
     """Run a blocking service call in a worker thread; errors come back as JSON."""
     try:
-        return await asyncio.to_thread(call)
+        return await run_in_threadpool(call)
     except OrdnanceError as error:
         return error_answer(error)
     except Exception as error:

@@ -32,6 +32,7 @@ from ordnance.core.errors import OrdnanceError
 from ordnance.web import api, board, connections, labels, notify, pages
 from ordnance.web.answers import database_errors, database_failure
 from ordnance.web.limits import Guard, Limits
+from ordnance.web.middleware import InFlight, SecurityHeaders
 from ordnance.web.table import Table
 from ordnance.web.warm import start_process_warm
 
@@ -39,6 +40,12 @@ from ordnance.web.warm import start_process_warm
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
     " object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = (
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Content-Security-Policy", CSP),
 )
 
 
@@ -94,17 +101,9 @@ def create_app(
     app.include_router(pages.router)
     _answer_failures(app)
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: api.CallNext) -> Response:
-        response = await call_next(request)
-        # Links carry tokens only on the way in; never leak a URL to another site.
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        if request.url.scheme == "https":
-            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
-        return response
+    # Links carry tokens only on the way in; never leak a URL to another site.
+    app.add_middleware(SecurityHeaders, headers=SECURITY_HEADERS)
+    app.add_middleware(InFlight, gauge=table.in_flight)
 
     # The last added runs first: the proxy's headers are read before the limits count a client.
     app.add_middleware(Guard, limits=limits if limits is not None else Limits())

@@ -9,10 +9,10 @@ the offers of a (game, version, side, unit) are kept (a game's version names its
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
@@ -66,13 +66,13 @@ def _offers_json(game: Game, side: str, unit: str) -> dict[str, Any]:
 @router.get("/games/{game}/{side}/offers")
 async def offers(request: Request, game: str, side: str, unit: str = "") -> Response:
     """Where ``unit`` may act now: each hex with its verbs and notes."""
-    found = await asyncio.to_thread(_game, request, game, side)
+    found = await run_in_threadpool(_game, request, game, side)
     if isinstance(found, Response):
         return found
     if not unit:
         return JSONResponse({"kind": "bad-input", "message": "offers need ?unit=UNIT"}, 422)
     try:
-        body = await asyncio.to_thread(_offers_json, found, side, unit)
+        body = await run_in_threadpool(_offers_json, found, side, unit)
     except OrdnanceError as error:
         kind, status = answer_of(error)
         return JSONResponse({"kind": kind, "message": str(error)}, status)
@@ -82,11 +82,11 @@ async def offers(request: Request, game: str, side: str, unit: str = "") -> Resp
 @router.get("/games/{game}/{side}/preview")
 async def preview_fragment(request: Request, game: str, side: str) -> Response:
     """The preview of one offer as an HTML fragment (``<section data-preview>``)."""
-    found = await asyncio.to_thread(_game, request, game, side)
+    found = await run_in_threadpool(_game, request, game, side)
     if isinstance(found, Response):
         return found
     try:
-        board = await asyncio.to_thread(preview.board_of, request.query_params, found, side)
+        board = await run_in_threadpool(preview.board_of, request.query_params, found, side)
     except OrdnanceError as error:
         return HTMLResponse(f"<p>{error}</p>", answer_of(error)[1])
     if board is None:

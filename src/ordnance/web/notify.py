@@ -21,6 +21,8 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from starlette.concurrency import run_in_threadpool
+
 from ordnance.core.errors import OrdnanceError
 from ordnance.game.storage import NOTIFY_CHANNEL
 from ordnance.web.answers import database_failure
@@ -56,7 +58,7 @@ async def resync(table: Table) -> bool:
     """Note every game's stored version (after a reconnection, or a poll of SQLite); False
     when the database could not be read (a driver's own error included)."""
     try:
-        games = await asyncio.to_thread(table.service.store.game_ids)
+        games = await run_in_threadpool(table.service.store.game_ids)
     except OrdnanceError:
         return False
     except Exception as error:
@@ -81,7 +83,7 @@ async def believe(table: Table, payload: str) -> None:
         return
     game = found[0]
     try:
-        version = await asyncio.to_thread(table.service.store.version, game)
+        version = await run_in_threadpool(table.service.store.version, game)
     except OrdnanceError:
         return
     table.news.note(game, version)

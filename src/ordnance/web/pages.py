@@ -8,10 +8,10 @@ a form, a link within the table, or a server-sent event) so nothing reloads.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -141,7 +141,7 @@ async def create(request: Request) -> Response:
         return _lobby(request, {where: str(error)}, values, 422)
     table = table_of(request)
     try:
-        made = await asyncio.to_thread(table.create, scenario, ai_sides)
+        made = await run_in_threadpool(table.create, scenario, ai_sides)
     except StorageError as error:
         return error_page(request, error)
     except OrdnanceError as error:
@@ -203,5 +203,5 @@ async def verify_upload(request: Request) -> Response:
     if len(data) > security.LOG_LIMIT:
         message = f"too large: the limit is {security.LOG_LIMIT // (1024 * 1024)} MB"
         return render(request, "verify.html", 413, report=None, error=message)
-    report = await asyncio.to_thread(verify, data)
+    report = await run_in_threadpool(verify, data)
     return render(request, "verify.html", report=report.to_json(), error=None)

@@ -41,6 +41,7 @@ from ordnance.game.service import Applied, GameService, NewGame
 from ordnance.web.ai_keys import AI_KEYS_FILE, AiKeys, KeyFileError
 from ordnance.web.ai_runner import AiRunner
 from ordnance.web.locks import GameLocks
+from ordnance.web.middleware import Gauge
 from ordnance.web.page_cache import PageCache
 from ordnance.web.versions import News
 from ordnance.web.warm import Warmer
@@ -161,6 +162,8 @@ class Table:
         # The pages drawn, by (game, version, side, what else changes them): :mod:`.page_cache`.
         self.pages = PageCache()
         self.news = News()
+        # The requests being answered (:class:`.middleware.InFlight`): the warmer waits for 0.
+        self.in_flight = Gauge()
         self.ai = AiKeys(ai_keys)
         self.ai_moves: dict[str, list[AiMove]] = {}
         self.runner = AiRunner(

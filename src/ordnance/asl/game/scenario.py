@@ -28,7 +28,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from ordnance.asl import vasl_templates
@@ -41,6 +41,7 @@ from ordnance.asl.notation import Family, Token, format_capabilities, parse_capa
 from ordnance.asl.settings import Settings
 from ordnance.asl.supply import parse_gun_size
 from ordnance.core import fields
+from ordnance.core.cached import cached_property
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, GeomorphicLabels, Hex
 from ordnance.core.limits import MAX_FP

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 
+from ordnance.core.cached import cached_property
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import (
     Corner,

@@ -30,9 +30,9 @@ import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
 from html import escape as _escape
 
+from ordnance.core.cached import cached_property
 from ordnance.core.hexgrid import Hex
 from ordnance.core.maps.model import GameMap
 from ordnance.core.maps.svg_legend import FONT

@@ -43,9 +43,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
+from ordnance.core.cached import cached_property
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Hex
 from ordnance.core.maps import GameMap

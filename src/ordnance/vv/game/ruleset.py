@@ -35,16 +35,15 @@ from ordnance.core.adapter import RulesetBase
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.odds import Distribution
 from ordnance.core.ruleset import Command, JsonObject
-from ordnance.vv.ai import classes
 from ordnance.vv.game.commands import COMMANDS, parse_command
 from ordnance.vv.game.counters import counters
 from ordnance.vv.game.event_text import describe
 from ordnance.vv.game.outcomes import command_odds
-from ordnance.vv.game.player import ai_command
 from ordnance.vv.game.resolve import resolve
 from ordnance.vv.game.scenario import Sheet, load_scenario
 from ordnance.vv.game.state import Phase, VvState, apply, initial_state
 from ordnance.vv.odds import CasualtyPoints
+from ordnance.vv.ready import classes
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.terrain import vv_chart
 from ordnance.vv.units import Kind
@@ -104,6 +103,10 @@ class VvRuleset(RulesetBase[VvState]):
 
     def ai_command(self, state: VvState, side: str) -> str | None:
         """The AI's next command for a side the scenario gives it (None: not its decision)."""
+        # The AI's planner is imported when it first plays: a command a person sends never
+        # needs it (bench_cli: `game do` and `game status` 30 ms less).
+        from ordnance.vv.game.player import ai_command  # noqa: PLC0415
+
         return ai_command(state, side)
 
 
