@@ -69,12 +69,20 @@ def cite(cid: str) -> str:
 
 
 def cite_all(cids: Iterable[str]) -> str:
-    """Several citations on one line, in the order given.
+    """Several citations on one line: each rulebook number once, where it first comes, with
+    our IDs under it in the order given.
 
-    >>> cite_all(["SYS.odds", "C8.9-lt"])
-    'SYS.odds, C8.9 (C8.9-lt)'
+    >>> cite_all(["SYS.odds", "C8.9-lt", "C8.51", "C8.9-eq", "V&V r. 5"])
+    'SYS.odds, C8.9 (C8.9-lt, C8.9-eq), C8.51, V&V r. 5'
     """
-    return ", ".join(cite(cid) for cid in cids)
+    under: dict[str, list[str]] = {}
+    for cid in dict.fromkeys(cids):
+        found = clause(cid)
+        if found is None or found.rule in (None, cid):
+            under.setdefault(cid, [])
+        else:
+            under.setdefault(found.rule, []).append(cid)
+    return ", ".join(f"{rule} ({', '.join(ids)})" if ids else rule for rule, ids in under.items())
 
 
 def anchor(cid: str) -> str | None:
