@@ -33,7 +33,7 @@ def rules_command(
     *,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Read a clause a ruling cites, every clause of a rule, or the clauses holding some words."""
+    """What a clause says, in our words: one clause, a rule's clauses, or a word search."""
     terms = query or []
     if terms and not any(term.strip() for term in terms):
         raise BadInput("clause", " ".join(terms), "give a clause ID, a rule number or words")
