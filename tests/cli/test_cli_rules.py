@@ -69,6 +69,15 @@ def test_words_are_anded_case_insensitive_over_id_rule_section_and_summary(cli):
 
 
 @pytest.mark.clause("SYS.cite")
+def test_several_ids_and_rules_at_once(cli):
+    result = cli("rules", "D13.31", "c8.9", "--json")
+    assert result.json["found"] == "several"
+    assert result.json["clauses"] == ["C8.9-lt", "C8.9-eq", "C8.9-gt", "C8.9-scope", "D13.31"]
+    # One word that is neither makes it a word search (here: nothing holds them all).
+    assert cli("rules", "D13.31", "hedgehog").code == 2
+
+
+@pytest.mark.clause("SYS.cite")
 def test_no_argument_lists_every_clause(cli):
     result = cli("rules")
     assert ids_in(result.out) == [c.id for c in clauses.clauses()]

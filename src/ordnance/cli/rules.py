@@ -25,8 +25,9 @@ def rules_command(
         list[str] | None,
         typer.Argument(
             metavar="ID|WORDS...",
-            help="A clause ID (C8.9-lt), a rule (C8.9, D13, 'LnL 14.2.2'), or words that"
-            " every clause found must hold (smoke dispenser). None: every clause.",
+            help="A clause ID (C8.9-lt), a rule (C8.9, D13, 'LnL 14.2.2'), several of"
+            " these, or words that every clause found must hold (smoke dispenser). None: every"
+            " clause.",
             show_default=False,
         ),
     ] = None,
@@ -81,6 +82,8 @@ def explanation(found: Found) -> str:
         return f"Clause {found.clauses[0].id}."
     if found.how == "rule":
         return f"{count} {many} of rule {found.query}."
+    if found.how == "several":
+        return f"{count} {many} of {', '.join(found.query.split())}."
     return f"{count} {many} holding every word of '{found.query}'."
 
 

@@ -220,9 +220,8 @@ def targets_command(
         )
     console.print(table)
     for row in refused:
-        console.print(
-            Text(f"{row['hex']}: refused by {cite(row['clause'])}: {row['reason']}", style="dim")
-        )
+        why = f"refused by {cite(str(row['clause']))}: {row['reason']}"
+        console.print(Text(f"{row['hex']}: {why}", style="dim"))
 
 
 def _ids(text: str | None) -> tuple[str, ...]:

@@ -95,7 +95,8 @@ def anchor(cid: str) -> str | None:
 @dataclass(frozen=True)
 class Found:
     """What a look-up found, and how it read the query: ``"all"`` (no query), ``"clause"``
-    (an exact ID), ``"rule"`` (every clause of a rule number or ID prefix) or ``"words"``."""
+    (an exact ID), ``"rule"`` (every clause of a rule number or ID prefix), ``"several"``
+    (each word an ID or a rule) or ``"words"``."""
 
     how: str
     query: str
@@ -113,26 +114,38 @@ def look_up(terms: Iterable[str]) -> Found:
     >>> found = look_up(["Smoke", "dispenser"])  # all of D13, and C8.9's word on dispensers
     >>> found.how, [c.id for c in found.clauses][:3]
     ('words', ['C8.9-scope', 'D13.1', 'D13.2-once'])
+    >>> found = look_up(["C8.91", "d13.2-once"])
+    >>> found.how, [c.id for c in found.clauses]
+    ('several', ['C8.91', 'D13.2-once'])
     """
     words = [term.strip() for term in terms if term.strip()]
     query = " ".join(words)
     if not words:
         return Found("all", query, clauses())
-    wanted = query.casefold()
-    exact = next((c for c in clauses() if c.id.casefold() == wanted), None)
-    if exact is not None:
-        return Found("clause", query, (exact,))
-    # A rule number owns its own clauses and those numbered below it (D13 owns D13.31), but
-    # C8.9 does not own C8.91: the rulebook numbers them as rules of their own.
-    of_rule = tuple(c for c in clauses() if _under(c.id, wanted) or _under(c.rule or "", wanted))
-    if of_rule:
-        return Found("rule", query, of_rule)
+    whole = _named(query.casefold())
+    if whole is not None:
+        return Found(whole[0], query, whole[1])
+    each = [_named(word.casefold()) for word in words]
+    if len(words) > 1 and all(named is not None for named in each):
+        chosen = {c.id for named in each if named is not None for c in named[1]}
+        return Found("several", query, tuple(c for c in clauses() if c.id in chosen))
     folded = [word.casefold() for word in words]
     return Found(
         "words",
         query,
         tuple(c for c in clauses() if all(word in _text(c) for word in folded)),
     )
+
+
+def _named(wanted: str) -> tuple[str, tuple[Clause, ...]] | None:
+    """The clause with the ID ``wanted`` (case-folded), else every clause of that rule."""
+    exact = next((c for c in clauses() if c.id.casefold() == wanted), None)
+    if exact is not None:
+        return "clause", (exact,)
+    # A rule number owns its own clauses and those numbered below it (D13 owns D13.31), but
+    # C8.9 does not own C8.91: the rulebook numbers them as rules of their own.
+    of_rule = tuple(c for c in clauses() if _under(c.id, wanted) or _under(c.rule or "", wanted))
+    return ("rule", of_rule) if of_rule else None
 
 
 def _under(name: str, wanted: str) -> bool:
