@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The map-picture tests write PNGs (kept as test artifacts) with cairosvg, the 'png' extra, which
-# needs the system cairo library. This makes sure it is installed: Debian's 'libcairo2' package
-# when the library is missing. Idempotent, and instant when it is already there.
+# PNG pictures come from cairosvg, the 'png' extra, which needs the system cairo library: the
+# tour of `make run` draws its maps as PNG, and the map-picture tests of `make unit` write PNGs
+# (kept as test artifacts). This makes sure the library is installed: Debian's 'libcairo2'
+# package when it is missing. Idempotent, and instant when it is already there.
 set -euo pipefail
 
 if compgen -G "/usr/lib/*/libcairo.so.2" >/dev/null || compgen -G "/usr/lib/libcairo.so.2" >/dev/null \
@@ -16,7 +17,7 @@ sudo=""
 if [ "$(id -u)" != 0 ]; then
   sudo="sudo"
 fi
-echo "ensure_cairo: installing Debian's libcairo2 for the PNG tests (cairosvg)" >&2
+echo "ensure_cairo: installing Debian's libcairo2 for PNG pictures (cairosvg)" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends libcairo2 >/dev/null

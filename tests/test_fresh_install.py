@@ -6,6 +6,10 @@ sources, with the versions of requirements/lock.txt. Then the installed ``ordnan
 stateless command of each group (asl, lnl, vv, map), a game on SQLite (new, do, status), and
 the commands needing an extra fail with the one line naming it.
 
+The light install of ``make run`` is checked the same way: a venv made as the Makefile makes
+it, with the extras its ``run`` stamp names, stays under RUN_VENV_LIMIT on disk and holds no
+test or docs tool.
+
 It needs the package index, or pip's cache holding the wheels (a second run is mostly cache):
 deselect it with ``-m "not install"`` where neither is at hand.
 """
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,16 +32,18 @@ EXAMPLE = ROOT / "examples" / "asl-c8-demo.yaml"
 # Top-level modules of the extras: none may be importable in the fresh venv.
 EXTRA_MODULES = ("psycopg", "cairosvg", "fastapi", "starlette", "uvicorn", "jinja2")
 
+# What the test and docs extras bring: none may be in the venv of `make run`.
+TOOL_MODULES = ("pytest", "mypy", "ruff", "playwright", "hypothesis", "icepool", "mkdocs")
+RUN_VENV_LIMIT = 250 * 1024 * 1024  # bytes on disk, as `du` counts them (issue 29)
+MAKEFILE = ROOT / "Makefile"
+
 pytestmark = pytest.mark.install
 
 
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bin folder of a fresh venv with ``pip install .`` (no extras) done in it."""
-    base = tmp_path_factory.mktemp("fresh-install")
+def _project_copy(base: Path) -> Path:
+    # A copy: building in the work tree would leave build/ and *.egg-info behind.
     project = base / "project"
     project.mkdir()
-    # A copy: building in the work tree would leave build/ and *.egg-info behind.
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, project / name)
     shutil.copytree(
@@ -44,6 +51,28 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
         project / "src",
         ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc"),
     )
+    return project
+
+
+def _make_variable(name: str) -> str:
+    found = re.search(rf"^{name} := (.+)$", MAKEFILE.read_text(encoding="utf-8"), re.MULTILINE)
+    assert found is not None, f"the Makefile sets no {name}"
+    return found.group(1).strip()
+
+
+def _disk_usage(folder: Path) -> int:
+    """Bytes ``folder`` takes on disk, as ``du`` counts them (blocks, links not followed)."""
+    used = 0
+    for path in folder.rglob("*"):
+        used += path.lstat().st_blocks * 512
+    return used
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bin folder of a fresh venv with ``pip install .`` (no extras) done in it."""
+    base = tmp_path_factory.mktemp("fresh-install")
+    project = _project_copy(base)
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -145,3 +174,49 @@ def test_each_missing_extra_is_one_line_naming_it(fresh, tmp_path):
         "ordnance: ordnance serve needs the 'web' extra (no module 'fastapi'):"
         " pip install 'ordnance[web]'"
     )
+
+
+def test_the_installed_package_reads_its_clauses(fresh, tmp_path):
+    # core/clauses.json is package data: `ordnance rules` works from a wheel, not only a checkout.
+    found = json.loads(ok(run(fresh, tmp_path, "rules", "C8.9-lt", "--json")))
+    assert found["rules"][0]["rule"] == "C8.9" and found["rules"][0]["summary"]
+
+
+def test_make_run_installs_only_the_runtime_and_make_test_adds_the_tools():
+    makefile = MAKEFILE.read_text(encoding="utf-8")
+    run_recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert run_recipe.startswith(" $(RUN_STAMP)") and "scripts/ensure_cairo.sh" in run_recipe
+    assert "\ntest: $(TEST_STAMP)" in makefile and "$(TEST_STAMP): $(RUN_STAMP)" in makefile
+    assert set(_make_variable("RUN_EXTRAS").split(",")) == {"web", "png"}
+    assert set(_make_variable("TEST_EXTRAS").split(",")) == {"dev", "docs"}
+
+
+def test_the_venv_of_make_run_is_light(tmp_path):
+    """As `make run` makes it: a venv with pip, the extras of RUN_EXTRAS, byte-compiled."""
+    project = _project_copy(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    extras = _make_variable("RUN_EXTRAS")
+    lock = ROOT / "requirements" / "lock.txt"
+    pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    done = subprocess.run(
+        [*pip, "-c", str(lock), "-e", f".[{extras}]"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, "pip install failed:\n" + done.stderr[-3000:]
+    used = _disk_usage(venv)
+    print(f"\nmake run's venv: {used / 2**20:.0f} MiB")
+    assert used < RUN_VENV_LIMIT
+    code = "import importlib.util as u, sys; print([m for m in sys.argv[1:] if u.find_spec(m)])"
+    present = subprocess.run(
+        [python, "-c", code, *TOOL_MODULES, "fastapi", "cairosvg"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert present.stdout.strip() == "['fastapi', 'cairosvg']"

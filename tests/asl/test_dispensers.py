@@ -20,6 +20,7 @@ from ordnance.asl.dispensers import (
 )
 from ordnance.asl.notation import Family, Token, parse_capabilities
 from ordnance.asl.smoke import Phase
+from ordnance.core.clauses import cite
 from ordnance.core.dice import DR
 from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.core.hexgrid import Corner, Hex
@@ -38,7 +39,7 @@ def pick(notation: str, date: str = "1944-08", kind: Family | None = None, elite
 
 
 def refused(clause: str):
-    return pytest.raises(IllegalAction, match=rf"^refused by {re.escape(clause)}:")
+    return pytest.raises(IllegalAction, match=rf"^refused by {re.escape(cite(clause))}:")
 
 
 # --- D13.1: what the counter carries ---------------------------------------------------------

@@ -112,7 +112,7 @@ def test_grenade_odds_match_brute_force(state, needed):
 
 @pytest.mark.clause("SYS.odds", "D13.2-state", "D13.35")
 def test_refused_attempts_have_no_odds():
-    with pytest.raises(IllegalAction, match=r"^refused by D13\.2-state:"):
+    with pytest.raises(IllegalAction, match=r"^refused by D13\.2 \(D13\.2-state\):"):
         dispenser_odds(AfvState(abandoned=True), Dispenser(Family.SMOKE_DISCHARGER, 7))
     with pytest.raises(IllegalAction, match=r"^refused by D13\.35:"):
         grenade_odds(AfvState())

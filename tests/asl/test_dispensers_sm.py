@@ -19,6 +19,7 @@ from ordnance.asl.dispensers import (
 )
 from ordnance.asl.notation import Family
 from ordnance.asl.settings import Settings
+from ordnance.core.clauses import cite
 from ordnance.core.dice import DR
 from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.core.hexgrid import Corner, Hex
@@ -32,7 +33,7 @@ TWO_WEST = Hex(-2, 1)  # straight through the W corner, range 2
 
 
 def refused(clause: str):
-    return pytest.raises(IllegalAction, match=rf"^refused by {re.escape(clause)}:")
+    return pytest.raises(IllegalAction, match=rf"^refused by {re.escape(cite(clause))}:")
 
 
 def aim(target: Hex = TWO_EAST, **more) -> SmokeMortarAim:

@@ -19,6 +19,7 @@ from ordnance.asl.dispensers import (
 from ordnance.asl.notation import Family
 from ordnance.asl.settings import Settings
 from ordnance.asl.smoke import Phase
+from ordnance.core.clauses import cite
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import IllegalAction
 from ordnance.core.hexgrid import Hex
@@ -32,7 +33,7 @@ BU_CT = AfvState()
 
 
 def refused(clause: str):
-    return pytest.raises(IllegalAction, match=rf"^refused by {re.escape(clause)}:")
+    return pytest.raises(IllegalAction, match=rf"^refused by {re.escape(cite(clause))}:")
 
 
 def placed_on(state: AfvState) -> list[int]:

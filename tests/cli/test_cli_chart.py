@@ -96,7 +96,7 @@ def test_chart_human_output(cli):
     assert result.code == 0
     assert "british 57L" in result.out
     assert "APDS" in result.out
-    assert "Rules: C8.2-chart, C8.2-month" in result.out
+    assert "Rules: C8.2 (C8.2-chart, C8.2-month)" in result.out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,7 +203,7 @@ def test_he_equivalency_human_output(cli):
     result = cli("asl", "he-equivalency", "PSK")
     assert result.code == 0
     assert "12" in result.out
-    assert "Rules: C8.31-heq, C8.31-residual" in result.out
+    assert "Rules: C8.31 (C8.31-heq, C8.31-residual)" in result.out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ from fractions import Fraction
 
 import pytest
 
+from ordnance.core.clauses import cite
+
 
 def one_line(result) -> bool:
     return result.out == "" and result.err.count("\n") == 1 and "Traceback" not in result.err
@@ -93,7 +95,7 @@ def test_dated_sn(cli, date, number):
 def test_refusals_exit_1_with_the_clause(cli, args, clause):
     result = cli("asl", "dispenser", *args, "--dice", "1,1")
     assert result.code == 1 and one_line(result)
-    assert result.err.startswith(f"ordnance: refused by {clause}:")
+    assert result.err.startswith(f"ordnance: refused by {cite(clause)}:")
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 
 from ordnance.cli import tour
+from ordnance.core.clauses import cite
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "asl-c8-demo.yaml"
@@ -216,8 +217,8 @@ def test_the_tour_plays_all_three_games_and_shows_its_refusals(tour_run):
     # The C8 leg rolls fair dice: when the PzKpfw IVH's AP shot malfunctions it (an Original DR
     # of 12, 1 in 36), its SMOKE is refused by that first (C8.9), not by C8.5-phase.
     phase = "C8.9-gt" if "pz4's Gun malfunctioned" in narration else "C8.5-phase"
-    for clause in (phase, "SYS.dice", "D13.2-once", "LNL.S-fire", "r. 13.1"):
-        assert f"refused by {clause}" in narration.replace("V&V ", ""), shown
+    for clause in (phase, "SYS.dice", "D13.2-once", "LNL.S-fire", "V&V r. 13.1"):
+        assert f"refused by {cite(clause)}" in narration, shown
     # A long picture path may break anywhere: look for the file names with the breaks taken out.
     unbroken = "".join(output.split())
     for example in ("asl-d13-demo", "lnl-smoke-wp", "vv-hedgerow-ambush"):
@@ -232,4 +233,4 @@ def test_the_tour_reads_at_80_columns(tour_run):
     lines = tour_run.output.splitlines()
     long = [line for line in lines if len(line) > 80 and not line.lstrip().startswith('"')]
     assert long == []
-    assert any(line.startswith("Rules: C8.5-phase") for line in lines)
+    assert any(line.startswith("Rules: C8.5 (C8.5-phase") for line in lines)

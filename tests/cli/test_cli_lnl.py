@@ -75,7 +75,10 @@ def test_a_target_out_of_los_is_refused_with_its_clause(cli):
     result = cli("lnl", "shell", "lnl-farm", "--from", "B5", "--to", "J5", "--kind", "wp",
                  "--to-hit", "9", "--dice", "3,4")  # fmt: skip
     assert result.code == 1 and result.out == ""
-    assert result.err.startswith("ordnance: refused by LNL.S-hex:") and result.err.count("\n") == 1
+    assert (
+        result.err.startswith("ordnance: refused by LnL 14.2.2 (LNL.S-hex):")
+        and result.err.count("\n") == 1
+    )
 
 
 @pytest.mark.parametrize(
@@ -219,7 +222,7 @@ def test_a_wp_shell_through_game_do(cli, tmp_path: Path, token_file):
         "Depletion dr (WP Shell, german)"
     )
     refused = do("wp-shell", "pz4", "--at", "H3", "--dice", "3,4")
-    assert refused.code == 1 and "refused by LNL.S-fire" in refused.err
+    assert refused.code == 1 and "refused by LnL 14.2.2 (LNL.S-fire)" in refused.err
     status = cli("game", "status", game, "--db", db)
     assert status.code == 0 and "H3: wp" in status.out and "german may" in status.out
     assert "{" not in status.out and "'" not in status.out

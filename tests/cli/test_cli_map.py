@@ -62,7 +62,7 @@ def test_los_table(cli):
     assert result.code == 0
     assert "4E5 > 4F4|4F5 > 4G5" in result.out
     assert "range 6: +2 dispersed smoke" in result.out
-    assert "Rules: C8.5-effect" in result.out
+    assert "Rules: C8.5 (C8.5-effect)" in result.out
 
 
 # --- range -------------------------------------------------------------------------------------

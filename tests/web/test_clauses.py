@@ -1,4 +1,5 @@
-"""Clause IDs on the table page link to their one-line summary on /clauses."""
+"""Clause IDs on the table page link to their one-line summary on /clauses (core/clauses.json,
+which ``ordnance rules`` reads too)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from tests.web.conftest import create_game, csrf_of, version_of
 
+from ordnance.core import clauses as data
 from ordnance.web import clauses
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -37,7 +39,7 @@ def _script():
 def test_the_committed_summaries_match_the_inventory():
     if not CLAUSES_MD.is_file():
         pytest.skip("../shared/rules/CLAUSES.md is not present")
-    assert clauses.DATA.read_text(encoding="utf-8") == _script().generate(CLAUSES_MD)
+    assert data.DATA.read_text(encoding="utf-8") == _script().generate(CLAUSES_MD)
 
 
 def test_every_clause_id_a_ruling_can_cite_resolves():
@@ -77,8 +79,8 @@ def test_a_rulings_clause_links_to_the_clauses_page_which_lists_it(client):
     )
     listing = client.get("/clauses")
     assert listing.status_code == 200
-    assert '<dt id="VV.AP-resolve">' in listing.text
-    summary = next(r["summary"] for r in clauses.clauses() if r["id"] == "VV.AP-resolve")
+    assert '<dt id="VV.AP-resolve">V&amp;V r. 14.5 <code>VV.AP-resolve</code></dt>' in listing.text
+    summary = next(r.summary for r in clauses.clauses() if r.id == "VV.AP-resolve")
     assert html.escape(summary, quote=False) in listing.text.replace("&#39;", "'").replace(
         "&#34;", '"'
     )

@@ -46,6 +46,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "lnl": ("ordnance.cli.lnl",),
     "vv": ("ordnance.cli.vv",),
     "serve": ("ordnance.cli.serve",),
+    "rules": ("ordnance.cli.rules",),
 }
 
 
@@ -55,7 +56,7 @@ def modules_for(argv: Sequence[str]) -> tuple[str, ...]:
     >>> modules_for(["asl", "ammo", "A5(4)", "--date", "1945-03"])
     ('ordnance.cli.asl_ammo',)
     >>> modules_for(["--help"])  # the top-level commands' modules (light ones)
-    ('ordnance.cli.serve',)
+    ('ordnance.cli.serve', 'ordnance.cli.rules')
     >>> len(modules_for(["asl", "--help"])) > 3
     True
     """

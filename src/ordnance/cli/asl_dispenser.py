@@ -35,6 +35,7 @@ from ordnance.asl.notation import Family, parse_capabilities
 from ordnance.asl.smoke import Phase
 from ordnance.cli.groups import asl_app, odds_app, settings_of
 from ordnance.cli.output import console, emit, emit_json, odds_table, roll_or_read, ruling_table
+from ordnance.core.clauses import cite_all
 from ordnance.core.dice import DieRoll, SeededDice
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import ORIGIN, Arc, Corner
@@ -375,4 +376,4 @@ def dispenser_odds_command(
         return
     console.print(odds_table(f"Smoke dispenser {dispenser.token}", rows))
     console.print(Text(explanation))
-    console.print(Text(f"Rules: {', '.join(clauses)}", style="dim"))
+    console.print(Text(f"Rules: {cite_all(clauses)}", style="dim"))

@@ -34,6 +34,7 @@ from ordnance.cli.asl_fire import (
 )
 from ordnance.cli.groups import odds_app, settings_of
 from ordnance.cli.output import console, emit_json, odds_table
+from ordnance.core.clauses import cite_all
 from ordnance.core.limits import MAX_DRM
 from ordnance.core.odds import OutcomeOdds
 
@@ -53,7 +54,7 @@ def _print(
     for title, table in tables.values():
         console.print(odds_table(title, table))
     console.print(Text(explanation))
-    console.print(Text(f"Rules: {', '.join(clauses)}", style="dim"))
+    console.print(Text(f"Rules: {cite_all(clauses)}", style="dim"))
 
 
 def _depletion_explanation(

@@ -16,6 +16,7 @@ from rich.text import Text
 from ordnance.asl.dates import ScenarioDate
 from ordnance.cli.groups import asl_app, settings_of
 from ordnance.cli.output import console, emit_json, titled_table
+from ordnance.core.clauses import cite_all
 from ordnance.core.errors import BadInput
 from ordnance.core.outfiles import write_output
 
@@ -113,7 +114,7 @@ def vsav_command(
         units = [unit for unit in ruling.units if unit.nationality == nationality]
         console.print(_table(nationality, units, dated=ruling.date is not None))
     console.print(Text(ruling.explanation))
-    console.print(Text(f"Rules: {', '.join(ruling.clauses)}", style="dim"))
+    console.print(Text(f"Rules: {cite_all(ruling.clauses)}", style="dim"))
 
 
 def _table(nationality: str, units: list[VsavUnit], *, dated: bool) -> Table:

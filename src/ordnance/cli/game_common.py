@@ -16,6 +16,7 @@ import typer
 from rich.text import Text
 
 from ordnance.cli.output import console, emit_json, ruling_table
+from ordnance.core.clauses import cite_all
 from ordnance.game.entry_words import entry_words
 from ordnance.game.errors import LogMismatch
 from ordnance.game.receipts import Receipt, Receipts
@@ -125,7 +126,7 @@ def print_applied(applied: Applied, as_json: bool, rules: object | None = None) 
     console.print(ruling_table(title, rows))
     if ruling is not None:
         console.print(Text(str(ruling["explanation"])))
-        console.print(Text(f"Rules: {', '.join(ruling['clauses'])}", style="dim"))
+        console.print(Text(f"Rules: {cite_all(ruling['clauses'])}", style="dim"))
 
 
 def faces_text(faces: list[int]) -> str:

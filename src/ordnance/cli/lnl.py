@@ -35,6 +35,7 @@ from ordnance.cli.output import (
     settings_in,
     show_settings,
 )
+from ordnance.core.clauses import cite_all
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_DRM, MAX_SEED
 from ordnance.core.maps import GameMap
@@ -236,7 +237,7 @@ def odds_shell_command(
     console.print(odds_table(f"Shell from {odds.firer} at {odds.target}", rows))
     reasons = ", ".join(f"{k} {v}" for k, v in odds.nothing_placed.items() if v and k != "total")
     console.print(Text(f"{odds.explanation} Nothing placed by reason: {reasons or 'none'}."))
-    console.print(Text(f"Rules: {', '.join(odds.clauses)}", style="dim"))
+    console.print(Text(f"Rules: {cite_all(odds.clauses)}", style="dim"))
 
 
 @lnl_odds_app.command("wp-check")

@@ -22,6 +22,7 @@ from ordnance.cli.map_games import bundled_maps, judge_for, open_map
 from ordnance.cli.options import Force
 from ordnance.cli.output import console, emit_json, output_file, ruling_table, titled_table
 from ordnance.cli.pictures import scenario_picture, write_picture
+from ordnance.core.clauses import cite_all
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import (
     Arc,
@@ -97,7 +98,7 @@ def _print_los(verdict: LosVerdict, as_json: bool) -> None:
     )
     console.print(table)
     console.print(Text(verdict.explanation))
-    rules = ", ".join([*data["clauses"], *data["rules"]])
+    rules = cite_all([*data["clauses"], *data["rules"]])
     console.print(Text(f"Rules: {rules}", style="dim"))
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import typer
 
+from ordnance.core.clauses import cite_all
 from ordnance.core.dice import DR, SeededDice
 from ordnance.core.errors import BadInput
 from ordnance.core.odds import Distribution, OutcomeOdds
@@ -142,7 +143,7 @@ def emit(
 
     console.print(table() if callable(table) else table)
     console.print(Text(ruling.explanation))
-    console.print(Text(f"Rules: {', '.join(ruling.clauses)}", style="dim"))
+    console.print(Text(f"Rules: {cite_all(ruling.clauses)}", style="dim"))
 
 
 def odds_table(title: str, rows: Sequence[OutcomeOdds]) -> Table:

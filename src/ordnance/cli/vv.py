@@ -34,6 +34,7 @@ from ordnance.cli.output import (
     titled_table,
 )
 from ordnance.cli.tokens import Token, TokenFile, resolve_token
+from ordnance.core.clauses import cite, cite_all
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_DRM, MAX_NUMBER
 from ordnance.core.rulings import jsonable
@@ -108,7 +109,7 @@ def odds_command(
         return
     console.print(number_odds_table(f"CP of {apfp} APFP at {drm:+d} (0: no effect)", odds, "CP"))
     console.print(Text(explanation))
-    console.print(Text(f"Rules: {', '.join(clauses)}", style="dim"))
+    console.print(Text(f"Rules: {cite_all(clauses)}", style="dim"))
 
 
 @vv_app.command("settings")
@@ -219,9 +220,8 @@ def targets_command(
         )
     console.print(table)
     for row in refused:
-        console.print(
-            Text(f"{row['hex']}: refused by {row['clause']}: {row['reason']}", style="dim")
-        )
+        why = f"refused by {cite(str(row['clause']))}: {row['reason']}"
+        console.print(Text(f"{row['hex']}: {why}", style="dim"))
 
 
 def _ids(text: str | None) -> tuple[str, ...]:

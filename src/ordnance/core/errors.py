@@ -44,8 +44,12 @@ class OrdnanceError(Exception):
 class IllegalAction(OrdnanceError):
     """An action the rules forbid, with the clause that forbids it.
 
-    >>> err = IllegalAction("C8.52", "a Gun may not place SMOKE in its own hex")
-    >>> str(err)
+    Its text cites the rulebook number first and our clause ID after it (core.clauses.cite),
+    as every ruling the CLI prints does:
+
+    >>> str(IllegalAction("C8.9-gt", "the Gun had no APCR"))
+    'refused by C8.9 (C8.9-gt): the Gun had no APCR'
+    >>> str(IllegalAction("C8.52", "a Gun may not place SMOKE in its own hex"))
     'refused by C8.52: a Gun may not place SMOKE in its own hex'
     """
 
@@ -55,7 +59,9 @@ class IllegalAction(OrdnanceError):
         self.sentence = sentence
 
     def __str__(self) -> str:
-        return f"refused by {self.clause}: {self.sentence}"
+        from ordnance.core.clauses import cite  # noqa: PLC0415  (read only when a refusal is told)
+
+        return f"refused by {cite(self.clause)}: {self.sentence}"
 
 
 class BadInput(OrdnanceError, ValueError):

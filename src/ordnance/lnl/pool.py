@@ -16,7 +16,7 @@ the scenario gives them; without one the optional rule is off.
 >>> spend(Pool(0), ShellKind.WP, None)
 Traceback (most recent call last):
 ...
-ordnance.core.errors.IllegalAction: refused by LNL.W-pool: no WP Shell counter is left in the pool
+ordnance.core.errors.IllegalAction: refused by LnL 14.2.3 (LNL.W-pool): no WP Shell counter is ...
 """
 
 from __future__ import annotations
