@@ -122,13 +122,13 @@ def vsav_command(
     console.print(Text(f"Rules: {', '.join(ruling.clauses)}", style="dim"))
 
 
-# The kinds of unmatched piece the text names; JSON names every piece.
-UNMATCHED_KINDS = 24
+# The lines of names the text gives the unmatched pieces at most; JSON names every piece.
+UNMATCHED_LINES = 6
 
 
 def unmatched_text(pieces: Sequence[UnmatchedPiece], width: int = 80) -> str:
-    """The unmatched pieces by name, most numerous first, in lines of ``width`` (80 at most)
-    that never split a name from its count.
+    """The unmatched pieces by name, most numerous first, in at most ``UNMATCHED_LINES`` lines
+    of ``width`` (80 at most) that never split a name from its count.
 
     >>> from ordnance.asl.vsav import UnmatchedPiece
     >>> squad = UnmatchedPiece("1074", "4-6-7", "F2", "F2")
@@ -139,20 +139,28 @@ def unmatched_text(pieces: Sequence[UnmatchedPiece], width: int = 80) -> str:
     width = max(40, min(width, 80))
     kinds = Counter(piece.name or "(no name)" for piece in pieces)
     named = sorted(kinds.items(), key=lambda item: (-item[1], item[0]))
-    words = [f"{name} ({count})," for name, count in named[:UNMATCHED_KINDS]]
-    if len(named) > UNMATCHED_KINDS:
-        words.append(f"and {len(named) - UNMATCHED_KINDS} more names")
-    words[-1] = words[-1].rstrip(",")
+    words = [f"{name} ({count})" for name, count in named]
+    shown = len(words)
+    lines = _packed(words, width)
+    while len(lines) > UNMATCHED_LINES:
+        shown -= 1
+        lines = _packed([*words[:shown], f"and {len(words) - shown} more names"], width)
     number = f"{len(pieces)} piece{'' if len(pieces) == 1 else 's'}"
-    lines = [f"Not matched to counter data ({number}; --json lists each with gpid and hex):"]
+    head = f"Not matched to counter data ({number}; --json lists each with gpid and hex):"
+    return "\n".join([head, *lines])
+
+
+def _packed(words: Sequence[str], width: int) -> list[str]:
+    """Words joined by commas in indented lines of ``width``, a line break only between words."""
+    lines: list[str] = []
     line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > width:
+    for index, word in enumerate(words):
+        text = word + ("," if index < len(words) - 1 else "")
+        if line and len(line) + 1 + len(text) > width:
             lines.append(line)
             line = ""
-        line = f"{line} {word}" if line else f"  {word}"
-    lines.append(line)
-    return "\n".join(lines)
+        line = f"{line} {text}" if line else f"  {text}"
+    return [*lines, line]
 
 
 def _table(nationality: str, units: list[VsavUnit], *, dated: bool) -> Table:
