@@ -215,7 +215,8 @@ def board_location(x: int, y: int, geometry: Geometry = DEFAULT_GEOMETRY) -> str
     >>> board_location(281, 128), board_location(703, 241), board_location(281, 290)
     ('F2', 'M4/N4', 'F4/F5')
     """
-    # Java's (int) cast truncates toward zero, as int() does.
+    # VASL moves the pixel down by the half hex less the origin, cast to whole pixels: Java's
+    # (int) truncates toward zero, as int() does, so 32.25 - 32 moves it by nothing.
     px = x - geometry.origin_x
     py = y + int(geometry.hex_height / 2 - geometry.origin_y)
     column, row = _column_row(px, py, geometry)
