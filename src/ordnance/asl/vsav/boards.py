@@ -166,6 +166,18 @@ def _origins(boards: tuple[Board, ...], geometry: Geometry) -> list[tuple[int, i
     return origins
 
 
+@lru_cache(maxsize=8)
+def _placed(
+    boards: tuple[Board, ...], geometry: Geometry
+) -> tuple[tuple[Board, int, int, int, int], ...]:
+    """Each board with its left, top, width and height on the map."""
+    origins = _origins(boards, geometry)
+    return tuple(
+        (board, left, top, *board.size(geometry))
+        for board, (left, top) in zip(boards, origins, strict=True)
+    )
+
+
 def column_letters(column: int) -> str:
     """VASL's column names: A..Z, then AA..ZZ, AAA...
 
@@ -261,10 +273,8 @@ def locate(
     A board's right and bottom edges count as its own when no board lies beyond them: the
     centres of its GG hexes and of the bottom half hexes of odd columns fall on them.
     """
-    placed = list(zip(boards, _origins(tuple(boards), geometry), strict=True))
     for inclusive in (False, True):
-        for board, (left, top) in placed:
-            width, height = board.size(geometry)
+        for board, left, top, width, height in _placed(tuple(boards), geometry):
             inside_x = left <= x <= left + width if inclusive else left <= x < left + width
             inside_y = top <= y <= top + height if inclusive else top <= y < top + height
             if inside_x and inside_y:
@@ -274,8 +284,8 @@ def locate(
 
 def _on_board(x: int, y: int, board: Board, geometry: Geometry) -> tuple[str, str] | None:
     """A pixel relative to the board's top-left corner on the map, to the place on the board."""
-    width, height = board.size(geometry)
     if board.reversed:
+        width, height = board.size(geometry)
         x, y = width - x, height - y
     if board.zoom != 1.0:
         x, y = java_round(x / board.zoom), java_round(y / board.zoom)

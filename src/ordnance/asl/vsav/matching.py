@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property, lru_cache
 
 from ordnance.asl.dates import ScenarioDate
 from ordnance.asl.vasl_templates import Entry, VaslData
@@ -38,6 +38,13 @@ class GpidTable:
     renumbered: tuple[tuple[tuple[int, ...], Mapping[str, str]], ...]
     nation_codes: Mapping[str, str]
 
+    @cached_property
+    def replaced(self) -> tuple[tuple[tuple[int, ...], Mapping[str, str]], ...]:
+        """The same pairs the other way round (the pieces' gpid -> the data's)."""
+        return tuple(
+            (since, {new: old for old, new in pairs.items()}) for since, pairs in self.renumbered
+        )
+
 
 @cache
 def gpid_table() -> GpidTable:
@@ -53,6 +60,7 @@ def gpid_table() -> GpidTable:
     )
 
 
+@lru_cache(maxsize=64)
 def version_key(text: str | None) -> tuple[int, ...]:
     """``6.5.0`` -> (6, 5, 0); the numbers of a version, for comparing.
 
@@ -75,9 +83,9 @@ def data_gpids(
     table = table or gpid_table()
     found = [gpid]
     saved = None if vasl_version is None else version_key(vasl_version)
-    for since, pairs in table.renumbered:
-        if saved is None or saved >= since:
-            found += [old for old, new in pairs.items() if new == gpid]
+    for (since, pairs), (_, back) in zip(table.renumbered, table.replaced, strict=True):
+        if gpid in back and (saved is None or saved >= since):
+            found.append(back[gpid])
         if gpid in pairs:
             found.append(pairs[gpid])
     return tuple(dict.fromkeys(found))
