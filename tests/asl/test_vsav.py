@@ -1,5 +1,6 @@
-"""VASL saves read for ASL: the five real saves' expected counters, hexes, hidden pieces; and
-generated saves for the layouts, ties and renumbering the real ones do not show.
+"""VASL saves read for ASL: the five real saves' expected counters, hexes, hidden pieces;
+generated saves for the layouts, ties, renumbered gpids and unmatched pieces the real ones do
+not show; and properties of VASL's hex grid (pixel -> hex, hexsides).
 
 The real saves are read from ../shared/data/vasl-saves (README.md there gives each file's
 expected result); the tests skip when that folder or the vasl-templates data is absent.
