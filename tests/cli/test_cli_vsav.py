@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import zipfile
 from pathlib import Path
 
@@ -12,8 +13,9 @@ import pytest
 from tests.vsav_writer import PieceSpec, hidden_traits, save_text, save_zip
 
 SAVES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "vasl-saves"
-CONTRACT = {"units", "hidden", "vasl_version", "vassal_version", "boards"}
-UNIT_CONTRACT = {"id", "name", "kind", "nationality", "hex", "capabilities"}
+CONTRACT = {"units", "hidden", "unmatched", "vasl_version", "vassal_version", "boards"}
+UNIT_CONTRACT = {"id", "name", "kind", "nationality", "hex", "location", "capabilities"}
+UNMATCHED_CONTRACT = {"gpid", "name", "hex"}
 
 
 @pytest.fixture
@@ -58,6 +60,10 @@ def test_json_contract_on_the_real_save(cli, full_vsav, vasl_templates):
     assert ammo.code == 0
     ammo = ammo.json
     assert crocodile["capabilities"] == ammo["capabilities"]
+    # The save's other pieces (a squad, an LMG, CVP counters, labels) are named, not dropped.
+    unmatched = data["unmatched"]
+    assert all(set(piece) >= UNMATCHED_CONTRACT for piece in unmatched)
+    assert {"6-4-8 Esq", "LMG", "User-Labeled"} <= {piece["name"] for piece in unmatched}
 
 
 def test_table_at_80_columns(cli, full_vsav, vasl_templates, monkeypatch):
@@ -67,6 +73,34 @@ def test_table_at_80_columns(cli, full_vsav, vasl_templates, monkeypatch):
     assert "boards: 00" in result.out and "Churchill Crocodile" in result.out
     assert "british (1)" in result.out and "bcfk (1)" in result.out
     assert "F2" in result.out and "sD7" in result.out
+
+
+@pytest.mark.clause("SYS.record")
+def test_unmatched_pieces_are_a_short_section_at_80_columns(
+    cli, tmp_path, vasl_templates, monkeypatch
+):
+    monkeypatch.setenv("COLUMNS", "80")
+    squads = [PieceSpec(f"{n}-4-7 Squad with a long name", "1074", 681, 528) for n in range(30)]
+    # Two hexside markers; the first on the line between columns M and N (board pixel 703,241).
+    markers = [PieceSpec("Blue perimeter", "", 400 + x, 400 + 241) for x in (703, 1153)]
+    save = write(
+        tmp_path / "many.vsav", generated([*squads, *markers, tiger(681, 528)], [(0, 0, "4")])
+    )
+    result = cli("asl", "vsav", str(save), "--vasl-templates", str(vasl_templates))
+    assert result.code == 0, result.err
+    section = result.out.split("Not matched to counter data (32 pieces;", 1)[1].split("Rules:")[0]
+    lines = ("Not matched to counter data (32 pieces;" + section).strip().splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    # A heading and six lines of names, the most numerous first: the marker, then the rest.
+    assert len(lines) == 7
+    assert "Blue perimeter (2), 0-4-7 Squad" in section
+    more = re.search(r"and ([0-9]+) more names$", lines[-1])
+    assert more is not None and section.count("(1)") + int(more.group(1)) == 30
+    listed = cli("asl", "vsav", str(save), "--vasl-templates", str(vasl_templates), "--json").json
+    marked = [piece for piece in listed["unmatched"] if piece["name"] == "Blue perimeter"]
+    assert marked[0] == {"gpid": "", "name": "Blue perimeter", "hex": "M4", "location": "M4/N4"}
+    assert marked[1]["hex"] == "U4"  # 1153 is 20.498 hexes across: U (20), not V
+    assert len(listed["unmatched"]) == 32
 
 
 def write(path: Path, data: bytes) -> Path:
@@ -211,3 +245,20 @@ def test_game_new_from_vsav_on_a_map_names_hexes_by_the_map(cli, tmp_path, vasl_
         "ru-v-027": "3D4",
     }
     assert "map: asl-village" in Path(result.json["scenario_file"]).read_text()
+
+
+def test_a_vehicle_in_bypass_starts_in_the_hex_vasl_names_first(cli, tmp_path, vasl_templates, db):
+    # Board pixel 703,241 is on the hexside of M4 and N4: VASL says 4M4/N4, the tank is in 4M4.
+    save = write(
+        tmp_path / "bypass.vsav",
+        generated([tiger(400 + 703, 400 + 241), t34(400 + 1800 + 169, 400 + 258)],
+                  [(0, 0, "4"), (1, 0, "3")]),
+    )  # fmt: skip
+    result = cli(
+        "game", "new", "--from-vsav", str(save), "--vasl-templates", str(vasl_templates),
+        "--date", "1944-06", "--db", db, "--json",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    text = Path(result.json["scenario_file"]).read_text()
+    assert "hex: 4M4" in text
+    assert "# TO CHECK: ge-v-033 (ge/v:033) stands on the hexside 4M4/N4: in 4M4" in text

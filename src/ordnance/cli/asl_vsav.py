@@ -1,4 +1,5 @@
-"""``ordnance asl vsav``: the AFVs and Guns of a VASL save, with hexes and capabilities.
+"""``ordnance asl vsav``: the AFVs and Guns of a VASL save, with hexes and capabilities, and
+the pieces that matched no counter data, by name.
 
 The reading lives in ``ordnance.asl.vsav``; this module parses options and prints. Errors are
 raised and printed as one line by ``ordnance.cli.app.main``.
@@ -6,6 +7,8 @@ raised and printed as one line by ``ordnance.cli.app.main``.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -21,7 +24,7 @@ from ordnance.core.errors import BadInput
 from ordnance.core.outfiles import write_output
 
 if TYPE_CHECKING:
-    from ordnance.asl.vsav import Geometry, VsavRuling, VsavUnit
+    from ordnance.asl.vsav import Geometry, UnmatchedPiece, VsavRuling, VsavUnit
     from ordnance.asl.vsav.scenario import VsavScenario
 
 VsavFile = Annotated[Path, typer.Argument(metavar="FILE", help="A VASL game save (.vsav).")]
@@ -97,7 +100,8 @@ def vsav_command(
     edge_buffer: EdgeBuffer = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """The AFVs and Guns of a VASL save: counter, hex and capabilities (C8.0)."""
+    """The AFVs and Guns of a VASL save: counter, hex and capabilities (C8.0); then the
+    pieces that match no vehicle or Gun of the data, by name (each with gpid and hex in JSON)."""
     ruling = read(ctx, file, vasl_templates, date, edge_buffer)
     if as_json:
         emit_json(ruling.to_json())
@@ -114,7 +118,50 @@ def vsav_command(
         units = [unit for unit in ruling.units if unit.nationality == nationality]
         console.print(_table(nationality, units, dated=ruling.date is not None))
     console.print(Text(ruling.explanation))
+    if ruling.unmatched:
+        console.print(Text(unmatched_text(ruling.unmatched, console.width)))
     console.print(Text(f"Rules: {cite_all(ruling.clauses)}", style="dim"))
+
+
+# The lines of names the text gives the unmatched pieces at most; JSON names every piece.
+UNMATCHED_LINES = 6
+
+
+def unmatched_text(pieces: Sequence[UnmatchedPiece], width: int = 80) -> str:
+    """The unmatched pieces by name, most numerous first, in at most ``UNMATCHED_LINES`` lines
+    of ``width`` (80 at most) that never split a name from its count.
+
+    >>> from ordnance.asl.vsav import UnmatchedPiece
+    >>> squad = UnmatchedPiece("1074", "4-6-7", "F2", "F2")
+    >>> print(unmatched_text([squad, squad, UnmatchedPiece("", "", None, None)]))
+    Not matched to counter data (3 pieces; --json lists each with gpid and hex):
+      4-6-7 (2), (no name) (1)
+    """
+    width = max(40, min(width, 80))
+    kinds = Counter(piece.name or "(no name)" for piece in pieces)
+    named = sorted(kinds.items(), key=lambda item: (-item[1], item[0]))
+    words = [f"{name} ({count})" for name, count in named]
+    shown = len(words)
+    lines = _packed(words, width)
+    while len(lines) > UNMATCHED_LINES:
+        shown -= 1
+        lines = _packed([*words[:shown], f"and {len(words) - shown} more names"], width)
+    number = f"{len(pieces)} piece{'' if len(pieces) == 1 else 's'}"
+    head = f"Not matched to counter data ({number}; --json lists each with gpid and hex):"
+    return "\n".join([head, *lines])
+
+
+def _packed(words: Sequence[str], width: int) -> list[str]:
+    """Words joined by commas in indented lines of ``width``, a line break only between words."""
+    lines: list[str] = []
+    line = ""
+    for index, word in enumerate(words):
+        text = word + ("," if index < len(words) - 1 else "")
+        if line and len(line) + 1 + len(text) > width:
+            lines.append(line)
+            line = ""
+        line = f"{line} {text}" if line else f"  {text}"
+    return [*lines, line]
 
 
 def _table(nationality: str, units: list[VsavUnit], *, dated: bool) -> Table:

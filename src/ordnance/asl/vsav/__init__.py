@@ -1,4 +1,5 @@
-"""VASL saves (``.vsav``) read for ASL: every AFV and Gun, its counter and its hex.
+"""VASL saves (``.vsav``) read for ASL: every AFV and Gun, its counter and its hex; every other
+piece a player can see named as matching no counter data.
 
 :func:`read_vsav` reads the save with ``ordnance.core.vassal``, matches pieces to the
 vasl-templates data (:mod:`.matching`), places them on the boards (:mod:`.boards`), and
@@ -7,15 +8,24 @@ vasl-templates data (:mod:`.matching`), places them on the boards (:mod:`.boards
 
 from __future__ import annotations
 
-from ordnance.asl.vsav.boards import DEFAULT_GEOMETRY, Board, Geometry, locate, read_boards
-from ordnance.asl.vsav.reader import VsavRuling, VsavUnit, is_hidden, read_vsav
+from ordnance.asl.vsav.boards import (
+    DEFAULT_GEOMETRY,
+    Board,
+    Geometry,
+    board_location,
+    locate,
+    read_boards,
+)
+from ordnance.asl.vsav.reader import UnmatchedPiece, VsavRuling, VsavUnit, is_hidden, read_vsav
 
 __all__ = [
     "DEFAULT_GEOMETRY",
     "Board",
     "Geometry",
+    "UnmatchedPiece",
     "VsavRuling",
     "VsavUnit",
+    "board_location",
     "is_hidden",
     "locate",
     "read_boards",

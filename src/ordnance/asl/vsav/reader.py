@@ -1,9 +1,11 @@
 """A VASL save's AFVs and Guns: each piece matched to its vasl-templates counter, on its hex.
 
-Pieces that match no vehicle or Gun entry (infantry, markers, terrain) are not listed. A piece
+Every other piece a player can see (infantry, markers, terrain, and a vehicle the data does not
+know) is named in ``unmatched``, with its gpid and hex, never dropped without a word. A piece
 that is hidden (VASSAL's Hideable trait, VASL's HIP) or concealed (VASL's Concealable trait) is
-left out and only counted, as a player reading the save could not see it either; a piece under
-a separate concealment counter is not concealed by that reading (the save does not tie them).
+left out, as a player reading the save could not see it either, and counted when it is an AFV
+or Gun; a piece under a separate concealment counter is not concealed by that reading (the save
+does not tie them).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ordnance.asl.capabilities import AmmoContext, Capability, evaluate
 from ordnance.asl.dates import NATIONALITIES, ScenarioDate
@@ -22,11 +24,12 @@ from ordnance.asl.vsav.boards import (
     DEFAULT_GEOMETRY,
     Board,
     Geometry,
+    first_hex,
     hex_label,
     locate,
     read_boards,
 )
-from ordnance.asl.vsav.matching import GpidIndex, remapped
+from ordnance.asl.vsav.matching import GpidIndex, data_gpids
 from ordnance.core.errors import BadInput
 from ordnance.core.rulings import Ruling
 from ordnance.core.vassal import DEFAULT_LIMITS, Limits, Piece, read_save
@@ -43,9 +46,11 @@ _NOT_SET = frozenset({"", "null"})
 class VsavUnit:
     """One AFV or Gun of the save: its counter, where it stands, what it may fire.
 
-    ``hex`` is VASL's label (``F2`` on a one-board map, ``4F2`` with several boards), ``None``
-    off the boards; ``tokens`` the counter's capabilities in the notation; ``capabilities``
-    their reading on the date (empty without a date).
+    ``hex`` is VASL's label of the hex it is in (``F2`` on a one-board map, ``4F2`` with
+    several boards), ``None`` off the boards; ``location`` VASL's name of the place, which
+    names two hexes for a piece on a hexside (``4M4/N4``: in bypass, in M4); ``tokens`` the
+    counter's capabilities in the notation; ``capabilities`` their reading on the date (empty
+    without a date).
     """
 
     id: str
@@ -53,6 +58,7 @@ class VsavUnit:
     kind: str
     nationality: str
     hex: str | None
+    location: str | None
     board: str | None
     map: str | None
     x: int
@@ -61,6 +67,17 @@ class VsavUnit:
     piece: str
     tokens: tuple[str, ...]
     capabilities: tuple[Capability, ...]
+
+
+@dataclass(frozen=True)
+class UnmatchedPiece:
+    """A piece a player can see that matches no vehicle or Gun of the data: its gpid as saved
+    (empty when the piece has none), its VASL name, and its hex and place as for a unit."""
+
+    gpid: str
+    name: str
+    hex: str | None
+    location: str | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,6 +92,7 @@ class VsavRuling(Ruling):
     boards: tuple[Board, ...]
     units: tuple[VsavUnit, ...]
     hidden: int
+    unmatched: tuple[UnmatchedPiece, ...]
 
     def to_json(self) -> dict[str, Any]:
         """JSON with the date as ``YYYY-MM`` (or null)."""
@@ -121,18 +139,23 @@ def read_vsav(
     board_commands = [c for c in save.commands if c.startswith(BOARD_COMMAND)]
     boards = read_boards(board_commands[-1]) if board_commands else ()
     units: list[VsavUnit] = []
+    unmatched: list[UnmatchedPiece] = []
     hidden = 0
     for piece in save.pieces:
-        gpid = remapped(piece.basic.gpid, save.module_version)
-        entry = index.match(gpid, side_code=side_code(piece), date=date)
-        if entry is None:
-            continue
+        gpids = data_gpids(piece.basic.gpid, save.module_version)
+        entry = index.match(gpids, side_code=side_code(piece), date=date)
         if is_hidden(piece):
-            hidden += 1
+            # Hidden pieces the data does not know are not named either: nobody sees them.
+            if entry is not None:
+                hidden += 1
             continue
-        units.append(
-            _unit(piece, entry, boards=boards, geometry=geometry, date=date, settings=settings)
-        )
+        place = _place(piece, boards, geometry)
+        if entry is None:
+            unmatched.append(
+                UnmatchedPiece(piece.basic.gpid, piece.name, place.hex, place.location)
+            )
+            continue
+        units.append(_unit(piece, entry, place=place, date=date, settings=settings))
     return VsavRuling(
         file=shown,
         module=save.module_name,
@@ -142,8 +165,27 @@ def read_vsav(
         boards=boards,
         units=tuple(units),
         hidden=hidden,
+        unmatched=tuple(unmatched),
         clauses=_clauses(units),
-        explanation=_sentence(units, hidden, boards),
+        explanation=_sentence(units, hidden, boards, len(unmatched)),
+    )
+
+
+class _Place(NamedTuple):
+    board: str | None = None
+    hex: str | None = None
+    location: str | None = None
+
+
+def _place(piece: Piece, boards: tuple[Board, ...], geometry: Geometry) -> _Place:
+    """The board a piece lies on (main map only), its hex label and VASL's name of its place."""
+    basic = piece.basic
+    place = locate(basic.x, basic.y, boards, geometry) if basic.map in MAIN_MAPS else None
+    if place is None:
+        return _Place()
+    board, location = place
+    return _Place(
+        board, hex_label(board, first_hex(location), boards), hex_label(board, location, boards)
     )
 
 
@@ -151,13 +193,11 @@ def _unit(
     piece: Piece,
     entry: Entry,
     *,
-    boards: tuple[Board, ...],
-    geometry: Geometry,
+    place: _Place,
     date: ScenarioDate | None,
     settings: Settings,
 ) -> VsavUnit:
     basic = piece.basic
-    place = locate(basic.x, basic.y, boards, geometry) if basic.map in MAIN_MAPS else None
     capabilities: tuple[Capability, ...] = ()
     if date is not None:
         nationality = entry.nationality if entry.nationality in NATIONALITIES else None
@@ -168,8 +208,9 @@ def _unit(
         name=entry.name,
         kind=entry.kind,
         nationality=entry.nationality,
-        hex=None if place is None else hex_label(place[0], place[1], boards),
-        board=None if place is None else place[0],
+        hex=place.hex,
+        location=place.location,
+        board=place.board,
         map=basic.map,
         x=basic.x,
         y=basic.y,
@@ -188,7 +229,7 @@ def _clauses(units: list[VsavUnit]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _sentence(units: list[VsavUnit], hidden: int, boards: tuple[Board, ...]) -> str:
+def _sentence(units: list[VsavUnit], hidden: int, boards: tuple[Board, ...], unmatched: int) -> str:
     kinds = Counter(unit.kind for unit in units)
     nations = ", ".join(dict.fromkeys(unit.nationality for unit in units)) or "no side"
     placed = sum(unit.hex is not None for unit in units)
@@ -196,7 +237,8 @@ def _sentence(units: list[VsavUnit], hidden: int, boards: tuple[Board, ...]) -> 
         f"{_count(len(units), 'AFV or Gun', 'AFVs and Guns')}"
         f" ({_count(kinds['vehicle'], 'vehicle')}, {kinds['ordnance']} ordnance) of {nations};"
         f" {placed} on a hex of {_count(len(boards), 'board')};"
-        f" {hidden} hidden or concealed left out."
+        f" {hidden} hidden or concealed left out;"
+        f" {_count(unmatched, 'other piece')} matched no vehicle or Gun of the data."
     )
 
 

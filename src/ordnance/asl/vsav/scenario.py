@@ -132,6 +132,9 @@ def scenario_from_vsav(
         place = _place(unit, labels, several_boards=len(ruling.boards) > 1)
         if place is not None:
             entry["hex"] = place
+            if unit.location != unit.hex:
+                # VASL names a hexside's two hexes (a vehicle in bypass); the scenario has one.
+                notes.append(f"{key} ({unit.id}) stands on the hexside {unit.location}: in {place}")
         elif unit.hex is not None:
             board = f" on board {unit.board}" if unit.board else ""
             notes.append(f"{key} ({unit.id}) stands at VASL hex {unit.hex}{board}: set its hex")
