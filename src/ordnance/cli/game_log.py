@@ -62,15 +62,16 @@ def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
 
 @game_app.command("list")
 def list_command(db: Db = None, as_json: AsJson = False) -> None:
-    """The games in the database."""
+    """The games in the database: scenario, ruleset, sides, turn and phase, whose move, last
+    change."""
+    from ordnance.cli.game_list import game_rows, games_text  # noqa: PLC0415
+
     with open_service(db) as service:
-        games = service.store.game_ids()
-    rows = [{"game": g, "ruleset": r, "version": v} for g, r, v in games]
+        rows = game_rows(service)
     if as_json:
         emit_json({"games": rows})
         return
-    for row in rows:
-        console.print(Text(f"{row['game']}  {row['ruleset']}  version {row['version']}"))
+    console.print(Text(games_text(rows)))
 
 
 @game_app.command("export")
