@@ -215,14 +215,15 @@ def import_command(
         check_receipt(receipt, read_entries(data)[1])
     with open_service(db) as service:
         made = service.import_log(data)
+        rules = rules_of(service, made.game)
     shown(made.game, made.version, made.head)
     if isinstance(made, Appended):
-        _print_appended(made, as_json, file)
+        _print_appended(made, as_json, file, rules)
         return
     _print_new(made, as_json, f"Imported game {made.game} at version {made.version}")
 
 
-def _print_appended(appended: Appended, as_json: bool, file: Path) -> None:
+def _print_appended(appended: Appended, as_json: bool, file: Path, rules: object | None) -> None:
     if as_json:
         emit_json(appended.to_json())
         return
@@ -233,7 +234,7 @@ def _print_appended(appended: Appended, as_json: bool, file: Path) -> None:
         )
     )
     for applied in appended.then:
-        print_applied(applied, False)
+        print_applied(applied, False, rules)  # the ruleset's sentences, not the events' data
     if appended.then:
         console.print(Text(f"Send the game on: ordnance game export {appended.game} --out FILE"))
 
@@ -384,13 +385,25 @@ def undo_command(
     as_json: AsJson = False,
 ) -> None:
     """Take back your latest command, if no die has been rolled or revealed since."""
+    from ordnance.game.news import entry_sentence  # noqa: PLC0415
+
     secret = resolve_token(token, token_file)
     with open_service(db) as service:
         guard(service, game)
         applied = service.undo(game, side, secret, expect_version=expect_version)
         rules = rules_of(service, game)
+        undone = int(applied.entries[0].body["undone"])
+        taken = service.store.entries(game, undone, undone + 1)
     shown(game, applied.version, applied.head)
-    print_applied(applied, as_json, rules)
+    # What was taken back, as the log's news says it ("m24 moved to 4G5 (2 MP)").
+    said = entry_sentence(taken[0], rules) if taken else f"entry {undone}"
+    for lead in (f"{side} ", f"{side}: "):
+        said = said.removeprefix(lead) if said.startswith(lead) else said
+    if as_json:
+        emit_json({**applied.to_json(), "undone": {"seq": undone, "words": said}})
+        return
+    print_applied(applied, False, rules, title=f"Undo of entry {undone}")
+    console.print(Text(f"{side} took back entry {undone}: {said}."))
 
 
 @game_app.command("seed")

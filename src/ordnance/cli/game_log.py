@@ -29,6 +29,7 @@ from ordnance.cli.output import console, emit_json, output_file, titled_table
 from ordnance.core.errors import BadInput
 from ordnance.core.outfiles import check_output, write_output
 from ordnance.game.entry_words import entry_words
+from ordnance.game.news import entry_sentence
 from ordnance.game.errors import LogMismatch, RolledBack
 from ordnance.game.receipts import Receipts
 
@@ -54,7 +55,8 @@ def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     table.add_column("entry")
     table.add_column("hash")
     for entry in log:
-        lines = [entry_words(entry)]
+        # An undo names what it took back (the command's text), as the table's news does.
+        lines = [entry_sentence(entry, rules, log) if entry.type == "undo" else entry_words(entry)]
         lines += [f"  {event_text(e, rules)}" for e in entry.body.get("events", ())]
         table.add_row(str(entry.seq), Text("\n".join(lines)), entry.hash[:12])
     console.print(table)

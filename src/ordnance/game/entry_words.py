@@ -10,7 +10,7 @@ def entry_words(entry: Entry) -> str:
 
     >>> from ordnance.game.entries import make_entry
     >>> entry_words(make_entry(3, "undo", "german", {"undone": 2}, "0" * 64))
-    'german undoes entry 2'
+    'german took back entry 2'
     """
     body = entry.body
     if entry.type == "command":
@@ -19,7 +19,7 @@ def entry_words(entry: Entry) -> str:
         )
         return f"{entry.side}: {body['command']['text']}" + (f" [{rolls}]" if rolls else "")
     if entry.type == "undo":
-        return f"{entry.side} undoes entry {body['undone']}"
+        return f"{entry.side} took back entry {body['undone']}"
     if entry.type == "seed":
         return f"{entry.side} adds a seed to epoch {body['epoch']}"
     if entry.type == "consent":
