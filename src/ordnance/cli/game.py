@@ -259,12 +259,10 @@ def _print_token_files(
         data = {k: v for k, v in made.to_json().items() if k != "tokens"}
         emit_json({**data, "token_files": {s: str(p) for s, p in written.items()}, **extra})
         return
-    table = titled_table(f"New game {made.game}")
-    table.add_column("side")
-    table.add_column("token file (mode 600; keep it secret)", overflow="fold")
+    console.print(Text(f"New game {made.game}"))
     for side, path in written.items():
-        table.add_row(side, str(path))
-    console.print(table)
+        # One line each, never folded: the name is to be copied into --token-file.
+        console.print(Text(f"{side}'s token: {path} (mode 600; keep it secret)"), soft_wrap=True)
     _print_keys(made)
 
 
