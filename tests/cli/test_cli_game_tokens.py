@@ -71,7 +71,9 @@ def test_new_never_replaces_a_file_and_makes_no_game_when_it_would(cli, db, tmp_
         assert len(refused.err.strip().splitlines()) == 1
     assert sorted(p.name for p in folder.iterdir()) == ["russian.token"]  # german's not written
     assert not Path(db.removeprefix("sqlite:///")).exists() or _games(db) == 0
-    not_a_folder = cli("game", "new", str(C8), "--db", db, "--tokens", str(folder / "russian.token"))
+    not_a_folder = cli(
+        "game", "new", str(C8), "--db", db, "--tokens", str(folder / "russian.token")
+    )
     assert not_a_folder.code == 2 and "is not a folder" in not_a_folder.err
     no_parent = cli("game", "new", str(C8), "--db", db, "--tokens", str(tmp_path / "a" / "b"))
     assert no_parent.code == 2 and "cannot be made" in no_parent.err

@@ -160,9 +160,9 @@ def _entries() -> list[Any]:
         "refused": {**command, "reason": "the shot is out of range"},
     }
     assert set(bodies) == set(TYPES)
+    unsided = ("start", "reveal", "resume")
     return [
-        make_entry(seq, kind, None if kind in ("start", "reveal", "resume") else "german",
-                   body, "0" * 64)  # fmt: skip
+        make_entry(seq, kind, None if kind in unsided else "german", body, "0" * 64)
         for seq, (kind, body) in enumerate(bodies.items())
     ]
 
@@ -177,7 +177,8 @@ def test_every_entry_type_reads_in_words():
     assert entry_words(undo) == "german took back entry 1"
 
 
-def _do(cli, db, game, side, token, words):
+def _do(cli, db, game, acting, words):
+    side, token = acting
     args = ["game", "do", game, "--side", side, "--token-file", token, "--db", db]
     return cli(*args, *words)
 
@@ -205,7 +206,7 @@ def test_games_played_through_the_cli_print_sentences_in_80_columns(
             if status["over"] or not actions:
                 break
             rng.shuffle(actions)
-            done = _do(cli, db, game, side, files[side], shlex.split(actions[0]))
+            done = _do(cli, db, game, (side, files[side]), shlex.split(actions[0]))
             shown.append(done.out)
             if done.code == 0 and not undone and json.dumps(done.out).count("Roll") == 0:
                 undo = cli("game", "undo", game, "--side", side, "--token-file", files[side],

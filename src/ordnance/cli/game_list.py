@@ -102,7 +102,5 @@ def games_text(rows: list[dict[str, Any]], width: int = 80) -> str:
     for row, values in zip(rows, cells, strict=True):
         lines.append(line(values))
         about = f"{row['scenario']}: {' v '.join(row['sides'])}"
-        lines += textwrap.wrap(
-            about, width, initial_indent=indent, subsequent_indent=indent + "  "
-        )
+        lines += textwrap.wrap(about, width, initial_indent=indent, subsequent_indent=indent + "  ")
     return "\n".join(lines)

@@ -29,7 +29,6 @@ from ordnance.cli.output import console, emit_json, output_file, titled_table
 from ordnance.core.errors import BadInput
 from ordnance.core.outfiles import check_output, write_output
 from ordnance.game.entry_words import entry_words
-from ordnance.game.news import entry_sentence
 from ordnance.game.errors import LogMismatch, RolledBack
 from ordnance.game.receipts import Receipts
 
@@ -41,6 +40,8 @@ if TYPE_CHECKING:
 @game_app.command("log")
 def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     """Every entry of the game's log, in order."""
+    from ordnance.game.news import entry_sentence  # noqa: PLC0415
+
     with open_service(db) as service:
         guard(service, game)
         log = service.log(game)

@@ -229,7 +229,9 @@ def odds_shell_command(
     rows = [OutcomeOdds(_landing_words(row), row.probability) for row in odds.outcomes]
     console.print(odds_table(f"Shell from {odds.firer} at {odds.target}", rows))
     reasons = [
-        f"{v} {_NOTHING_WHY.get(k, k)}" for k, v in odds.nothing_placed.items() if v and k != "total"
+        f"{v} {_NOTHING_WHY.get(k, k)}"
+        for k, v in odds.nothing_placed.items()
+        if v and k != "total"
     ]
     why = f" Nothing placed: {', '.join(reasons)}." if reasons else ""
     console.print(Text(f"{odds.explanation}{why}"))
