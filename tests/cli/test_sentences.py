@@ -224,3 +224,12 @@ def test_games_played_through_the_cli_print_sentences_in_80_columns(
     wide = [line for line in text.splitlines() if len(line) > 80]
     assert wide == []
     assert [(line, faults(line)) for line in text.splitlines() if faults(line)] == []
+
+
+@pytest.mark.clause("LNL.S-miss", "SYS.odds")
+def test_a_shell_that_places_nothing_reads_in_words(cli):
+    shown = cli("lnl", "odds", "shell", "lnl-farm", "--from", "D5", "--to", "H3", "--to-hit", "9")
+    assert shown.code == 0, shown.err
+    assert faults(shown.out) == [] and "by reason" not in shown.out
+    assert re.search(r"│ nothing placed +│ +1/4 │", shown.out), shown.out
+    assert "Nothing placed: 1/12 on a double, 1/6 with no clear LOS" in shown.out
