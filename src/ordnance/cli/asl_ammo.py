@@ -9,7 +9,7 @@ raised and printed as one line by ``ordnance.cli.app.main``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -34,12 +34,18 @@ TheaterOption = Annotated[
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
+# Where counter data may be at hand without the option (a player sets it once).
+TEMPLATES_ENV = "ORDNANCE_VASL_TEMPLATES"
+
 VaslTemplates = Annotated[
     str,
     typer.Option(
         "--vasl-templates",
         metavar="DIR",
-        help="vasl-templates data folder (or a checkout of the project).",
+        envvar=TEMPLATES_ENV,
+        show_envvar=False,
+        help="vasl-templates data folder (or a checkout of the project); default:"
+        f" ${TEMPLATES_ENV}.",
     ),
 ]
 
@@ -76,7 +82,12 @@ def ammo_command(
     vasl_templates: Annotated[
         str | None,
         typer.Option(
-            "--vasl-templates", metavar="DIR", help="vasl-templates data folder (--vehicle)."
+            "--vasl-templates",
+            metavar="DIR",
+            envvar=TEMPLATES_ENV,
+            show_envvar=False,
+            help="vasl-templates data folder, for --vehicle or a vehicle's name as NOTATION"
+            f" (default: ${TEMPLATES_ENV}).",
         ),
     ] = None,
     as_json: AsJson = False,
@@ -99,6 +110,9 @@ def ammo_command(
         raise BadInput("notation", "", "give the counter's tokens, or --vehicle NAME")
     else:
         text = " ".join(notation)
+        named = _named_unit(text, vasl_templates, nationality, when)
+        if named is not None:
+            text, title = named
     context = AmmoContext(
         when,
         elite=elite,
@@ -108,6 +122,62 @@ def ammo_command(
     ruling = evaluate_text(text, context, settings_of(ctx))
     heading = f"{title}: {context.label}"
     emit(ruling, as_json, lambda: _capability_table(heading, ruling.capabilities))
+
+
+def _named_unit(
+    text: str, folder: str | None, nationality: str | None, when: ScenarioDate
+) -> tuple[str, str] | None:
+    """NOTATION that is not notation but a vehicle's or Gun's name (``M4A3(76)W Sherman``):
+    its counter's tokens and a title, when counter data is at hand; else the notation's fault
+    and how to name a unit. None: ``text`` is notation."""
+    from ordnance.asl.notation import parse_capabilities  # noqa: PLC0415
+
+    try:
+        parse_capabilities(text)
+    except BadInput as fault:
+        if fault.what != "notation":
+            raise
+        if folder is None or nationality is None:
+            need = f"--vasl-templates DIR (a vasl-templates data folder, or ${TEMPLATES_ENV})"
+            need = " and ".join(
+                ([need] if folder is None else [])
+                + (["--nationality"] if nationality is None else [])
+            )
+            problem = f"{fault.problem}; to name a vehicle or Gun instead, give {need}"
+            raise BadInput("notation", text, problem, fault.position) from None
+        entry = _find_by_name(folder, nationality, when, text, fault)
+        tokens = format_capabilities(entry.tokens)
+        return tokens, f"{_plain(entry.name)} ({entry.id}): {tokens or 'no special ammunition'}"
+    return None
+
+
+def _find_by_name(
+    folder: str, nationality: str, when: ScenarioDate, text: str, fault: BadInput
+) -> Any:
+    """The unit named by ``text`` or by its first words (``M4A3(76)W Sherman``: the data
+    names it ``M4A3(76)W``); none matching is one line saying neither reading fits."""
+    from ordnance.asl.vasl_templates import find_unit  # noqa: PLC0415, RUF100
+
+    words = text.split()
+    for count in range(len(words), 0, -1):
+        try:
+            return find_unit(folder, nationality, when, " ".join(words[:count]))
+        except BadInput as missing:
+            if missing.what != "vehicle" or not missing.problem.startswith("no "):
+                raise  # several units match: the line names them
+    word = parse_nationality(nationality)
+    where = "" if fault.position is None else f" at position {fault.position}"
+    problem = (
+        f"not notation ({fault.problem}{where}), nor the name of any {word} vehicle or Gun"
+        f" in {folder}"
+    )
+    raise BadInput("notation", text, problem)
+
+
+def _plain(name: str) -> str:
+    from ordnance.asl.vasl_templates import plain_name  # noqa: PLC0415, RUF100
+
+    return plain_name(name)
 
 
 @asl_app.command("roster")

@@ -35,7 +35,14 @@ from ordnance.cli.game_do import GameDoCommand
 from ordnance.cli.groups import game_app
 from ordnance.cli.options import Force
 from ordnance.cli.output import console, emit_json, titled_table
-from ordnance.cli.tokens import Token, TokenFile, resolve_token
+from ordnance.cli.tokens import (
+    Token,
+    TokenFile,
+    private_stdout,
+    resolve_token,
+    token_paths,
+    write_tokens,
+)
 from ordnance.core.errors import BadInput
 from ordnance.core.outfiles import check_output, write_output
 from ordnance.game.receipts import Receipts
@@ -86,8 +93,18 @@ def new_command(
     ] = None,
     server: Server = None,
     force: Force = False,
+    tokens_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--tokens",
+            metavar="DIR",
+            help="Write each side's token to DIR/SIDE.token (mode 600; DIR is made if missing)"
+            " instead of printing it; a file already there is refused.",
+        ),
+    ] = None,
 ) -> None:
-    """Start a game from a scenario (or a VASL save); prints the game id and side tokens."""
+    """Start a game from a scenario (or a VASL save); prints the game id and the side tokens
+    (or, with --tokens DIR, the files that hold them)."""
     if (by_email is None) != (invite is None):
         raise BadInput("option", "--by-email/--invite", "play by e-mail needs both")
     if invite is not None:  # checked first: a game made with no invitation written is stuck
@@ -97,6 +114,12 @@ def new_command(
         scenario, extra = _vsav_scenario(scenario, from_vsav, vasl_templates, date, map_file)
     elif scenario is None:
         raise BadInput("game new", "", "give a SCENARIO file, or --from-vsav FILE")
+    token_files: dict[str, Path] | None = None
+    if tokens_dir is not None:  # checked before the game is made: nothing half-done
+        from ordnance.game.scenario import load_scenario_file  # noqa: PLC0415
+
+        sides = [by_email] if by_email is not None else load_scenario_file(scenario).sides
+        token_files = token_paths(tokens_dir, sides)
     if server is not None:
         if by_email is not None:
             raise BadInput("option", "--server", "play by e-mail and --server do not mix")
@@ -114,10 +137,16 @@ def new_command(
         assert invite is not None
         write_private(invite, text, force=force)
     shown(made.game, made.version, made.head)
-    if as_json and extra:
+    if token_files is not None:
+        _print_token_files(made, _write_tokens(made, token_files), as_json, extra)
+        if as_json:
+            return
+    elif as_json and extra:
+        private_stdout()
         emit_json({**made.to_json(), **extra})
         return
-    _print_new(made, as_json, f"New game {made.game}")
+    else:
+        _print_new(made, as_json, f"New game {made.game}")
     for note in extra.get("notes", []):
         console.print(Text(f"To check in {scenario}: {note}", style="dim"))
     if invite is not None and not as_json:
@@ -186,14 +215,15 @@ def import_command(
         check_receipt(receipt, read_entries(data)[1])
     with open_service(db) as service:
         made = service.import_log(data)
+        rules = rules_of(service, made.game)
     shown(made.game, made.version, made.head)
     if isinstance(made, Appended):
-        _print_appended(made, as_json, file)
+        _print_appended(made, as_json, file, rules)
         return
     _print_new(made, as_json, f"Imported game {made.game} at version {made.version}")
 
 
-def _print_appended(appended: Appended, as_json: bool, file: Path) -> None:
+def _print_appended(appended: Appended, as_json: bool, file: Path, rules: object | None) -> None:
     if as_json:
         emit_json(appended.to_json())
         return
@@ -204,12 +234,41 @@ def _print_appended(appended: Appended, as_json: bool, file: Path) -> None:
         )
     )
     for applied in appended.then:
-        print_applied(applied, False)
+        print_applied(applied, False, rules)  # the ruleset's sentences, not the events' data
     if appended.then:
         console.print(Text(f"Send the game on: ordnance game export {appended.game} --out FILE"))
 
 
+def _write_tokens(made: NewGame, paths: dict[str, Path]) -> dict[str, Path]:
+    """The token files written; if one cannot be (a file appeared since the check, a full
+    disk), none is left and the tokens are printed instead: the game exists, and its tokens
+    exist nowhere else."""
+    try:
+        return write_tokens(paths, made.tokens)
+    except BadInput as error:
+        _print_new(made, False, f"New game {made.game}")
+        error.problem += f"; game {made.game} was made: its tokens are printed above instead"
+        raise
+
+
+def _print_token_files(
+    made: NewGame, written: dict[str, Path], as_json: bool, extra: dict[str, Any]
+) -> None:
+    """``game new --tokens``: the game and the files holding its tokens (never the tokens)."""
+    if as_json:
+        data = {k: v for k, v in made.to_json().items() if k != "tokens"}
+        emit_json({**data, "token_files": {s: str(p) for s, p in written.items()}, **extra})
+        return
+    console.print(Text(f"New game {made.game}"))
+    for side, path in written.items():
+        # One line each, never folded: the name is to be copied into --token-file.
+        console.print(Text(f"{side}'s token: {path} (mode 600; keep it secret)"), soft_wrap=True)
+    _print_keys(made)
+
+
 def _print_new(made: NewGame, as_json: bool, title: str) -> None:
+    if made.tokens:
+        private_stdout()
     if as_json:
         emit_json(made.to_json())
         return
@@ -219,6 +278,10 @@ def _print_new(made: NewGame, as_json: bool, title: str) -> None:
     for side, token in made.tokens.items():
         table.add_row(side, token)
     console.print(table)
+    _print_keys(made)
+
+
+def _print_keys(made: NewGame) -> None:
     if made.commitment is not None:
         console.print(Text(f"Server seed commitment (SHA-256): {made.commitment}"))
     if made.signer:
@@ -320,13 +383,25 @@ def undo_command(
     as_json: AsJson = False,
 ) -> None:
     """Take back your latest command, if no die has been rolled or revealed since."""
+    from ordnance.game.news import entry_sentence  # noqa: PLC0415
+
     secret = resolve_token(token, token_file)
     with open_service(db) as service:
         guard(service, game)
         applied = service.undo(game, side, secret, expect_version=expect_version)
         rules = rules_of(service, game)
+        undone = int(applied.entries[0].body["undone"])
+        taken = service.store.entries(game, undone, undone + 1)
     shown(game, applied.version, applied.head)
-    print_applied(applied, as_json, rules)
+    # What was taken back, as the log's news says it ("m24 moved to 4G5 (2 MP)").
+    said = entry_sentence(taken[0], rules) if taken else f"entry {undone}"
+    for lead in (f"{side} ", f"{side}: "):
+        said = said.removeprefix(lead) if said.startswith(lead) else said
+    if as_json:
+        emit_json({**applied.to_json(), "undone": {"seq": undone, "words": said}})
+        return
+    print_applied(applied, False, rules, title=f"Undo of entry {undone}")
+    console.print(Text(f"{side} took back entry {undone}: {said}."))
 
 
 @game_app.command("seed")

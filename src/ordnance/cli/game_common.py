@@ -107,7 +107,9 @@ def stage_words(state: dict[str, Any]) -> str:
     return f"turn {state.get('turn')}{player}, {state.get('phase')}"
 
 
-def print_applied(applied: Applied, as_json: bool, rules: object | None = None) -> None:
+def print_applied(
+    applied: Applied, as_json: bool, rules: object | None = None, *, title: str | None = None
+) -> None:
     data = applied.to_json()
     if as_json:
         emit_json(data)
@@ -122,7 +124,8 @@ def print_applied(applied: Applied, as_json: bool, rules: object | None = None) 
     for extra in applied.entries[1:]:
         rows.append(("Then", entry_words(extra)))
     rows.append(("Version", applied.version))
-    title = ruling["command"] if ruling is not None else entry_words(entry)
+    if title is None:
+        title = ruling["command"] if ruling is not None else entry_words(entry)
     console.print(ruling_table(title, rows))
     if ruling is not None:
         console.print(Text(str(ruling["explanation"])))

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 @game_app.command("log")
 def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     """Every entry of the game's log, in order."""
+    from ordnance.game.news import entry_sentence  # noqa: PLC0415
+
     with open_service(db) as service:
         guard(service, game)
         log = service.log(game)
@@ -54,7 +56,8 @@ def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
     table.add_column("entry")
     table.add_column("hash")
     for entry in log:
-        lines = [entry_words(entry)]
+        # An undo names what it took back (the command's text), as the table's news does.
+        lines = [entry_sentence(entry, rules, log) if entry.type == "undo" else entry_words(entry)]
         lines += [f"  {event_text(e, rules)}" for e in entry.body.get("events", ())]
         table.add_row(str(entry.seq), Text("\n".join(lines)), entry.hash[:12])
     console.print(table)
@@ -62,15 +65,16 @@ def log_command(game: GameId, db: Db = None, as_json: AsJson = False) -> None:
 
 @game_app.command("list")
 def list_command(db: Db = None, as_json: AsJson = False) -> None:
-    """The games in the database."""
+    """The games in the database: scenario, ruleset, sides, turn and phase, whose move, last
+    change."""
+    from ordnance.cli.game_list import game_rows, games_text  # noqa: PLC0415
+
     with open_service(db) as service:
-        games = service.store.game_ids()
-    rows = [{"game": g, "ruleset": r, "version": v} for g, r, v in games]
+        rows = game_rows(service)
     if as_json:
         emit_json({"games": rows})
         return
-    for row in rows:
-        console.print(Text(f"{row['game']}  {row['ruleset']}  version {row['version']}"))
+    console.print(Text(games_text(rows)))
 
 
 @game_app.command("export")

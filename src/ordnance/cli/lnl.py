@@ -227,17 +227,32 @@ def odds_shell_command(
     if as_json:
         emit_json(odds.to_json())
         return
-    rows = [
-        OutcomeOdds(
-            f"{row.outcome} ({row.result}{', enemy chooses' if row.enemy_chooses else ''})",
-            row.probability,
-        )
-        for row in odds.outcomes
-    ]
+    rows = [OutcomeOdds(_landing_words(row), row.probability) for row in odds.outcomes]
     console.print(odds_table(f"Shell from {odds.firer} at {odds.target}", rows))
-    reasons = ", ".join(f"{k} {v}" for k, v in odds.nothing_placed.items() if v and k != "total")
-    console.print(Text(f"{odds.explanation} Nothing placed by reason: {reasons or 'none'}."))
+    reasons = [
+        f"{v} {_NOTHING_WHY.get(k, k)}"
+        for k, v in odds.nothing_placed.items()
+        if v and k != "total"
+    ]
+    why = f" Nothing placed: {', '.join(reasons)}." if reasons else ""
+    console.print(Text(f"{odds.explanation}{why}"))
     console.print(Text(f"Rules: {cite_all(odds.clauses)}", style="dim"))
+
+
+# Why a shot places nothing (lnl.landing.Nothing), as the odds line says it.
+_NOTHING_WHY = {
+    "double": "on a double",
+    "blocked": "with no clear LOS to the landing hex",
+    "off map": "off the map",
+    "own hex": "short into the firer's own hex",
+}
+
+
+def _landing_words(row: Any) -> str:
+    """An odds row: ``H3 (hit)``, ``E5 or E6 (short, enemy chooses)``, ``nothing placed``."""
+    if row.outcome == "none":
+        return "nothing placed"
+    return f"{row.outcome} ({row.result}{', enemy chooses' if row.enemy_chooses else ''})"
 
 
 @lnl_odds_app.command("wp-check")

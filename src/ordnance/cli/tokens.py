@@ -7,8 +7,11 @@ its owner, or the environment variable, keeps it private.
 
 from __future__ import annotations
 
+import io
 import os
+import stat
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -71,3 +74,71 @@ def _checked(token: str, where: str) -> str:
     if not token or len(token) > _MAX_TOKEN or not token.isprintable():
         raise BadInput("token", where, f"expected 1 to {_MAX_TOKEN} printable characters")
     return token
+
+
+def token_paths(folder: Path, sides: Iterable[str]) -> dict[str, Path]:
+    """Where ``game new --tokens DIR`` puts each side's token (``DIR/SIDE.token``), checked
+    before the game is made: a file already there is refused (it may be the only copy of
+    another game's token), and so is a folder that cannot hold them.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> sorted(p.name for p in token_paths(folder / "c8", ["russian", "german"]).values())
+    ['german.token', 'russian.token']
+    >>> (folder / "german.token").write_text("x")
+    1
+    >>> token_paths(folder, ["german"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ordnance.core.errors.BadInput: bad --tokens '...german.token': exists (a token of another \
+game?); ordnance never replaces it: give another folder
+    """
+    if folder.exists() and not folder.is_dir():
+        raise BadInput("--tokens", str(folder), "is not a folder")
+    if not folder.exists() and not folder.absolute().parent.is_dir():
+        raise BadInput("--tokens", str(folder), f"cannot be made (no folder {folder.parent})")
+    paths = {side: folder / f"{side}.token" for side in sides}
+    for path in paths.values():
+        if path.exists() or path.is_symlink():
+            raise BadInput(
+                "--tokens",
+                str(path),
+                "exists (a token of another game?); ordnance never replaces it: give another"
+                " folder",
+            )
+    return paths
+
+
+def write_tokens(paths: Mapping[str, Path], tokens: Mapping[str, str]) -> dict[str, Path]:
+    """Write each side's token to its file (mode 0600, the folder made mode 0700 if new); all
+    or none: on a failure the files written so far are removed. The files written, by side."""
+    from ordnance.core.outfiles import write_output  # noqa: PLC0415
+
+    written: dict[str, Path] = {}
+    try:
+        for side, token in tokens.items():
+            path = paths[side]
+            try:
+                path.parent.mkdir(mode=0o700, exist_ok=True)
+            except OSError as error:
+                problem = f"cannot be made ({error.strerror or error})"
+                raise BadInput("--tokens", str(path.parent), problem) from None
+            write_output(path, token + "\n", "token", private=True)
+            written[side] = path
+    except BadInput:
+        for path in written.values():
+            path.unlink(missing_ok=True)
+        raise
+    return written
+
+
+def private_stdout() -> None:
+    """Make standard output mode 0600 when it is a file of ours: it is about to hold tokens
+    (``game new --json > new.json`` made it with the shell's umask, often 0644)."""
+    try:
+        descriptor = sys.stdout.fileno()
+        found = os.fstat(descriptor)
+        if stat.S_ISREG(found.st_mode) and found.st_uid == os.getuid():
+            os.fchmod(descriptor, stat.S_IMODE(found.st_mode) & 0o600)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return  # not a file (a terminal, a pipe, captured output): nothing to protect

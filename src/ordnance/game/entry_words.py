@@ -10,16 +10,20 @@ def entry_words(entry: Entry) -> str:
 
     >>> from ordnance.game.entries import make_entry
     >>> entry_words(make_entry(3, "undo", "german", {"undone": 2}, "0" * 64))
-    'german undoes entry 2'
+    'german took back entry 2'
+    >>> command = {"command": {"text": "fire pak --ammo AP"},
+    ...     "rolls": [{"purpose": "To Hit DR (AP) for pak", "faces": [2, 3]}]}
+    >>> entry_words(make_entry(4, "command", "german", command, "0" * 64))
+    'german: fire pak --ammo AP; To Hit DR (AP) for pak: 2,3'
     """
     body = entry.body
     if entry.type == "command":
-        rolls = "; ".join(
-            f"{r['purpose']}: {','.join(str(f) for f in r['faces'])}" for r in body["rolls"]
+        rolls = "".join(
+            f"; {r['purpose']}: {','.join(str(f) for f in r['faces'])}" for r in body["rolls"]
         )
-        return f"{entry.side}: {body['command']['text']}" + (f" [{rolls}]" if rolls else "")
+        return f"{entry.side}: {body['command']['text']}{rolls}"
     if entry.type == "undo":
-        return f"{entry.side} undoes entry {body['undone']}"
+        return f"{entry.side} took back entry {body['undone']}"
     if entry.type == "seed":
         return f"{entry.side} adds a seed to epoch {body['epoch']}"
     if entry.type == "consent":

@@ -146,6 +146,13 @@ class Heads:
                 return None
             return newest(self._slots(game, opened[1][: 2 * SLOT]))
 
+    def changed(self, game: str) -> float | None:
+        """When ``game``'s newest head was kept (seconds since the epoch; None: no head)."""
+        try:
+            return self.path(game).stat().st_mtime
+        except FileNotFoundError:
+            return None
+
     def keep(self, game: str, seq: int, entry_hash: str) -> None:
         """Keep (seq, hash) as ``game``'s head unless a head at or past ``seq`` is kept
         already; OSError when the key store cannot be written."""
@@ -165,6 +172,9 @@ class Heads:
                 older = 1 if slots[0] is not None and slots[0] is kept else 0
                 written = record(game, seq, entry_hash)
                 mapped[older * SLOT : (older + 1) * SLOT] = written
+                # A write through the mapping may leave the file's mtime as it was; the time
+                # of the newest head is what 'game list' shows as the game's last change.
+                os.utime(descriptor)
                 # What the file now holds, known without parsing it again.
                 data = data[: older * SLOT] + written + data[(older + 1) * SLOT :]
                 slots = [Head(seq, entry_hash) if k == older else slots[k] for k in (0, 1)]

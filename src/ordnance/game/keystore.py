@@ -216,6 +216,16 @@ class KeyStore:
         except OSError as error:
             raise KeyStoreError(self.path, f"cannot read its heads ({error.strerror})") from None
 
+    def head_changed(self, game: str) -> float | None:
+        """When this key store's service last kept a newer head of ``game`` (its last
+        change seen here, seconds since the epoch; None: never)."""
+        if self._heads is None:
+            self._heads = Heads(self.path / HEADS)
+        try:
+            return self._heads.changed(game)
+        except OSError as error:
+            raise KeyStoreError(self.path, f"cannot read its heads ({error.strerror})") from None
+
     def keep_head(self, game: str, seq: int, entry_hash: str) -> None:
         """Keep entry ``seq`` (``entry_hash``) as ``game``'s head; never moves a head back."""
         if self._heads is None:

@@ -4,6 +4,9 @@
 'pak fired SMOKE this phase.'
 >>> describe("record", {"unit": "t34", "ammo": "A", "outcome": "used-last"})
 'The side record: t34 used its last APCR (C8.9).'
+>>> describe("smoke", {"unit": "pak", "side": "german", "hex": "4E4", "marker": "smoke",
+...     "removal": "flips at owner's next PFPh"})
+"Smoke placed in 4E4 by pak (german); it turns Dispersed at the start of its owner's next PFPh."
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ordnance.asl.dispensers.placement import END_OF_MPH, OWNER_NEXT_PFPH
+from ordnance.asl.game.markers import FLIP_OWNER_NEXT_PFPH
 from ordnance.asl.notation import Family
 from ordnance.core.event_words import event_words, listed
 
@@ -61,11 +66,19 @@ def describe(kind: str, data: Mapping[str, Any]) -> str:
         turn = f", TCA/VCA now {data['ca']}" if data.get("ca") else ""
         return f"{unit} tried its {device}: {result}{mp}{turn}{_seen(data)}."
     if kind == "smoke":
-        return (
-            f"{data['marker'].capitalize()} placed in {data['hex'] or 'no hex'} by {unit}"
-            f" ({data['side']}); it goes {data['removal']}."
-        )
+        where = f"in {data['hex']}" if data.get("hex") else "(the scenario gives no hexes)"
+        removal = str(data["removal"])
+        goes = _REMOVAL.get(removal, f"it goes {removal}")
+        return f"{data['marker'].capitalize()} placed {where} by {unit} ({data['side']}); {goes}."
     return event_words(kind, data)
+
+
+# When a marker goes (asl.game.markers), as the end of a sentence.
+_REMOVAL = {
+    END_OF_MPH: "it goes at the end of this MPh",
+    OWNER_NEXT_PFPH: "it goes at the start of its owner's next PFPh",
+    FLIP_OWNER_NEXT_PFPH: "it turns Dispersed at the start of its owner's next PFPh",
+}
 
 
 def _seen(data: Mapping[str, Any]) -> str:

@@ -2,6 +2,8 @@
 
 >>> describe("marker-placed", {"hex": "H3", "marker": "wp"})
 'A WP marker is placed in H3.'
+>>> describe("impulse", {"side": "american", "passes": 1})
+'The impulse goes to american after 1 pass in a row.'
 >>> describe("pool", {"side": "german", "kind": "wp", "left": 0, "removed": True})
 "german's WP pool: 0 left (the counter is removed)."
 """
@@ -26,7 +28,9 @@ def describe(kind: str, data: Mapping[str, Any]) -> str:
     if kind == "phase":
         return f"Turn {data['turn']}: the {data['phase']} phase; {data['impulse']} has the impulse."
     if kind == "impulse":
-        return f"The impulse goes to {data['side']} (passes in a row: {data['passes']})."
+        passes = int(data["passes"])
+        after = "" if passes == 0 else f" after {passes} pass{'es' if passes > 1 else ''} in a row"
+        return f"The impulse goes to {data['side']}{after}."
     if kind == "fired":
         weapon = _name(data["weapon"])
         what = "its MGs" if data["weapon"] == "mg" else f"a {weapon} shell"

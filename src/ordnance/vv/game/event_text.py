@@ -3,6 +3,8 @@
 >>> describe("fired", {"side": "american", "units": ["a1", "a2", "sgt"], "key": "infantry@D8",
 ...     "target": "E5", "grenades": [], "satchels": []})
 'a1, a2 and sgt (american) fired at E5: Fire markers on them.'
+>>> describe("moved", {"units": ["a1", "a2"], "to": "E10", "mp": {"a1": 1, "a2": 1}})
+'a1 and a2 moved into E10 (1 MP each).'
 >>> describe("casualty", {"unit": "g1", "result": "reduced+pinned"})
 'g1 is reduced and pinned.'
 """
@@ -50,10 +52,18 @@ def describe(kind: str, data: Mapping[str, Any]) -> str:
         return "The Casualty Points are fulfilled."
     if kind == "moved":
         mp = data.get("mp", {})
-        spent = ", ".join(f"{u} {n} MP" for u, n in mp.items())
+        # One number when every unit spent the same: "(1 MP)", "(2 MP each)".
+        same = len(set(mp.values())) == 1
+        each = " each" if len(mp) > 1 else ""
+        spent = (
+            f"{next(iter(mp.values()))} MP{each}"
+            if same
+            else ", ".join(f"{u} {n} MP" for u, n in mp.items())
+        )
         how = "by Assault Movement " if data.get("assault") else ""
         facing = f", facing {data['facing']}" if data.get("facing") else ""
-        return f"{listed(data['units'])} moved {how}into {data['to']} ({spent}){facing}."
+        spent = f" ({spent})" if spent else ""
+        return f"{listed(data['units'])} moved {how}into {data['to']}{spent}{facing}."
     if kind == "window":
         return f"{listed(data['movers'])} entered {data['hex']}: the other side may fire at them."
     if kind == "window-closed":
