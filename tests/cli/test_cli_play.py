@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pexpect
 import pytest
 
@@ -59,7 +60,10 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 
 def scenario(tmp_path: Path, dice: str) -> Path:
+    # Two Game Turns of the five: the same game, played to its end in a test's time.
     text = SCENARIO.read_text(encoding="utf-8").replace("dice: fair", f"dice: {dice}")
+    text = text.replace("\nturns: 5 ", "\nturns: 2 ")
+    assert "\nturns: 2 " in text
     path = tmp_path / f"ambush-{dice}.yaml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -114,6 +118,7 @@ def play_to_the_end(child: pexpect.spawn, dice: random.Random | None) -> str:
             return "".join(said)
         if found == 1:
             assert dice is not None, "a fair game asked for dice: " + child.before
+            said.append(child.after)
             two = child.match.group(1) == "W,C"
             roll = [dice.randint(1, 6) for _ in range(2 if two else 1)]
             child.sendline(",".join(map(str, roll)))
@@ -154,6 +159,8 @@ def tryout(child: pexpect.spawn, word: str, listing: str, said: list[str]) -> bo
         child.sendline("status")
         child.expect_exact("Played by the AI: german")
         child.expect_exact("american may:")
+        child.expect_exact(PROMPT)
+        child.sendline("fire a1,a2,sgt --at E5")  # physical dice: the player's own asked next
         return True
     if word == "undo" and listing.startswith("phase next") and "fire ..." in listing:
         child.sendline("phase next")
@@ -190,6 +197,7 @@ def local_game(env: dict[str, str], tmp_path: Path, dice: str) -> None:
     assert re.search(r"\* german \S+ (fired|moved)", said), "the AI's actions are not shown"
     if dice == "physical":
         assert "The AI (german) plays" in said  # its rolls were asked of the player
+        assert "roll 1 - AP attack by a1,a2,sgt at E5 (two dice), as W,C:" in said
     assert_over(env, game)
 
 
@@ -236,8 +244,15 @@ def served(env: dict[str, str], tmp_path: Path) -> Iterator[str]:
 @pytest.mark.parametrize("dice", ["fair", "physical"])
 @pytest.mark.clause("SYS.odds", "SYS.dice", "SYS.record", "VV.AP-phases")
 def test_a_game_against_the_servers_ai_to_its_end(env, tmp_path, served, dice):
-    game, made = new_game(env, tmp_path, dice, "--server", served)
+    # The API's ai_sides asks the server's AI to play german ('game new --server' does not).
+    body = {
+        "scenario": scenario(tmp_path, dice).read_text(encoding="utf-8"),
+        "ai_sides": ["german"],
+    }
+    made = httpx.post(f"{served}/api/games", json=body, timeout=30).json()
     assert set(made["tokens"]) == {"american"}  # the server keeps the AI side's token
+    game = made["game"]
+    (tmp_path / "american.token").write_text(made["tokens"]["american"], encoding="utf-8")
     child = spawn(
         env,
         game,

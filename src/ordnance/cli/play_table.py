@@ -154,7 +154,8 @@ class RemoteSeat:
     def _fresh(self) -> tuple[list[Entry], Game]:
         """The log and the game, read again only when the served version moved. The log is
         verified as ``game verify`` does (hashes, signatures, every command replayed)."""
-        version = self.version()
+        # The version of the status last read (each round of the loop reads one first).
+        version = int(self._status["version"]) if self._status else self.version()
         if self._folded is None or self._folded[0] != version:
             from ordnance.game.logfile import read_verified  # noqa: PLC0415
 
