@@ -61,7 +61,7 @@ class PlayLoop:
         try:
             while self.step():
                 pass
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # Ctrl-C while the AI or the service works: leave
             self.say("Left the game; it stays where it is ('game play' again to go on).")
 
     def step(self) -> bool:
