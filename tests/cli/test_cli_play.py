@@ -279,14 +279,19 @@ def test_a_game_against_the_servers_ai_to_its_end(env, tmp_path, served, dice):
     assert_over(env, game, "--server", served)
 
 
-@pytest.mark.clause("SYS.record")
-def test_after_the_ai_token_is_kept_game_do_lets_the_ai_answer(env, tmp_path):
+@pytest.mark.parametrize("how", ["game play", "game ai --keep"])
+@pytest.mark.clause("SYS.record", "VV.AP-phases")
+def test_after_the_ai_token_is_kept_game_do_lets_the_ai_answer(env, tmp_path, how):
     game, _ = new_game(env, tmp_path, "fair")
     us, de = str(tmp_path / "american.token"), str(tmp_path / "german.token")
-    child = spawn(env, game, "--side", "american", "--token-file", us, "--ai-token-file", de)
-    child.expect_exact(PROMPT)
-    child.sendline("quit")
-    child.expect(pexpect.EOF)
+    if how == "game play":
+        child = spawn(env, game, "--side", "american", "--token-file", us, "--ai-token-file", de)
+        child.expect_exact(PROMPT)
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    else:
+        kept = ordnance(env, "game", "ai", game, "--side", "german", "--token-file", de, "--keep")
+        assert kept.returncode == 0, kept.stderr
     assert (tmp_path / "keys" / "ai_tokens.json").stat().st_mode & 0o777 == 0o600
     do = ("game", "do", game, "--side", "american", "--token-file", us, "--json")
     for _ in range(3):  # command, fire, then the movement phase: the AI's to answer

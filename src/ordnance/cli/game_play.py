@@ -9,6 +9,7 @@ answers every ``game do`` of that game, as on the web table.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -50,7 +51,12 @@ def play_command(
     """Play a side in a loop: a prompt listing what you may do, Tab completion, '? COMMAND'
     for the exact odds before a roll, undo, status, log, help, quit; the other side's actions
     are shown as they come, and the AI's sides play themselves."""
-    from ordnance.cli.play_table import LocalSeat, RemoteSeat, check_side  # noqa: PLC0415
+    from ordnance.cli.play_table import (  # noqa: PLC0415
+        LocalSeat,
+        RemoteSeat,
+        ai_sides_of,
+        check_side,
+    )
 
     secret = resolve_token(token, token_file)
     if server is not None:
@@ -65,6 +71,13 @@ def play_command(
         service.authorize(game, side, secret)  # a wrong token: refused before the loop
         check_side(service.game(game), side)
         ai = keep_ai_tokens(service, game, side, ai_token_file or [])
+        for left in ai_sides_of(service.game(game)):
+            if left != side and left not in ai:
+                sys.stdout.write(
+                    f"The AI plays {left} in this scenario, but its token is not kept here:"
+                    " give it once with --ai-token-file, or the loop waits for whoever plays"
+                    f" {left} ('game ai', another 'game play').\n"
+                )
         _run(LocalSeat(service, game, side, secret, ai))
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ordnance.cli import play_words
+from ordnance.cli.game_common import shown
 from ordnance.core.errors import OrdnanceError
 
 if TYPE_CHECKING:
@@ -102,10 +103,11 @@ class PlayLoop:
         if not log or log[-1].seq < self.seen:
             self.seen = len(log)
             return
-        rules = self.seat.game().rules
-        for sentence in news_since(log, self.seen, rules, limit=len(log)):
+        game = self.seat.game()
+        for sentence in news_since(log, self.seen, game.rules, limit=len(log)):
             self.say(f"* {sentence}")
         self.seen = log[-1].seq + 1
+        shown(game.id, game.version, game.head)  # the receipt of what the player was shown
 
     def stage(self, game: Game) -> str:
         from ordnance.cli.status_text import stage_line  # noqa: PLC0415
@@ -187,7 +189,7 @@ class PlayLoop:
             if dice is None:
                 return
             words = [*words, *(w for d in dice for w in ("--dice", d))]
-        self.seat.do(words)
+        self.seat.do(words, game.version)
 
     def roll_for_ai(self, game: Game, waiting: Waiting) -> None:
         self.say(f"The AI ({waiting.side}) plays '{waiting.text}': roll its dice.")
@@ -257,4 +259,4 @@ class PlayLoop:
             self.say(f"{seq:>4}  {sentence}")
 
     def do_undo(self, game: Game, args: list[str], actions: Sequence[str]) -> None:
-        self.seat.undo()
+        self.seat.undo(game.version)

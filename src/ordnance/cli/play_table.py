@@ -48,9 +48,11 @@ class Seat(Protocol):
 
     def status(self) -> dict[str, Any]: ...
 
-    def do(self, words: Sequence[str]) -> None: ...
+    def do(self, words: Sequence[str], version: int) -> None:
+        """Send a command of the side, decided at ``version`` (stale past it: refused)."""
+        ...
 
-    def undo(self) -> None: ...
+    def undo(self, version: int) -> None: ...
 
     def ai_turn(self, told: Callable[[], None]) -> Waiting | None:
         """Let the AI play while it is its decision (``told`` after each command it stores);
@@ -93,13 +95,16 @@ class LocalSeat:
     def status(self) -> dict[str, Any]:
         return self.service.status(self.game_id, self.side)
 
-    def do(self, words: Sequence[str]) -> None:
+    def do(self, words: Sequence[str], version: int) -> None:
         from ordnance.game.fairdice import new_entropy  # noqa: PLC0415
 
-        self.service.do(self.game_id, self.side, self.token, list(words), entropy=new_entropy())
+        self.service.do(
+            self.game_id, self.side, self.token, list(words), expect_version=version,
+            entropy=new_entropy(),
+        )  # fmt: skip
 
-    def undo(self) -> None:
-        self.service.undo(self.game_id, self.side, self.token)
+    def undo(self, version: int) -> None:
+        self.service.undo(self.game_id, self.side, self.token, expect_version=version)
 
     def ai_turn(self, told: Callable[[], None]) -> Waiting | None:
         if not self.ai:
@@ -181,20 +186,20 @@ class RemoteSeat:
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
 
-    def do(self, words: Sequence[str]) -> None:
+    def do(self, words: Sequence[str], version: int) -> None:
         from ordnance.cli import remote  # noqa: PLC0415
         from ordnance.cli.game_common import check_entropy_used  # noqa: PLC0415
         from ordnance.game.fairdice import new_entropy  # noqa: PLC0415
 
         entropy = new_entropy()
         applied, _ = remote.do(
-            self.server, self.game_id, self.side, self.token, list(words), expect=None,
+            self.server, self.game_id, self.side, self.token, list(words), expect=version,
             entropy=entropy,
         )  # fmt: skip
         check_entropy_used(applied, entropy)
 
-    def undo(self) -> None:
-        body = {"side": self.side, "expect_version": None}
+    def undo(self, version: int) -> None:
+        body = {"side": self.side, "expect_version": version}
         self._call("POST", "/undo", json=body, headers=self._headers())
 
     def ai_turn(self, told: Callable[[], None]) -> Waiting | None:
