@@ -287,7 +287,8 @@ def test_after_the_ai_token_is_kept_game_do_lets_the_ai_answer(env, tmp_path, ho
     if how == "game play":
         child = spawn(env, game, "--side", "american", "--token-file", us, "--ai-token-file", de)
         child.expect_exact(PROMPT)
-        child.sendline("quit")
+        child.sendeof()  # Ctrl-D leaves the loop as 'quit' does
+        child.expect_exact("Left the game")
         child.expect(pexpect.EOF)
     else:
         kept = ordnance(env, "game", "ai", game, "--side", "german", "--token-file", de, "--keep")
@@ -326,3 +327,27 @@ def test_the_prompt_lists_the_actions_within_80_columns():
     assert lines == ["You may: phase next, pass, move ... (30 ways)"]
     many = [f"verb{i} x" for i in range(40)]
     assert all(len(line) <= 80 for line in actions_lines(many, 80))
+
+
+@pytest.mark.clause("SYS.record")
+def test_the_other_sides_actions_are_shown_as_they_come_from_the_database(env, tmp_path):
+    game, _ = new_game(env, tmp_path, "fair")
+    us, de = str(tmp_path / "american.token"), str(tmp_path / "german.token")
+    # The German player at the loop (no AI plays here): the American acts from elsewhere.
+    child = spawn(env, game, "--side", "german", "--token-file", de)
+    child.expect_exact("american to act. Waiting...")
+    done = ordnance(
+        env, "game", "do", game, "--side", "american", "--token-file", us, "phase", "next"
+    )
+    assert done.returncode == 0, done.stderr
+    child.expect_exact("* american ended the phase")
+    child.expect_exact("Waiting...")
+    child.sendintr()  # Ctrl-C: the prompt, for the loop's words, while the other side acts
+    child.expect_exact("german> ")
+    child.sendline("fire g1 --at D8")
+    child.expect_exact("Not your decision now: american is to act.")
+    child.expect_exact("Waiting...")  # one line at the prompt, then the loop waits again
+    child.sendintr()
+    child.expect_exact("german> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
