@@ -149,6 +149,9 @@ def tryout(child: pexpect.spawn, word: str, listing: str, said: list[str]) -> bo
         child.send("pha\t")  # Tab completes the game's command word
         child.expect_exact("phase")
         child.sendcontrol("u")
+        child.send("move sher\t")  # and a unit's name
+        child.expect_exact("sherman")
+        child.sendcontrol("u")
         child.sendline("help")
         child.expect_exact(PROMPT)
         assert "? COMMAND" in child.before and "The game's commands: phase" in child.before

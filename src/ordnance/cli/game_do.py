@@ -171,11 +171,12 @@ def ai_after(service: GameService, game: str, side: str, token: str) -> AiRun | 
     from ordnance.core.errors import OrdnanceError  # noqa: PLC0415
     from ordnance.game import autoplay  # noqa: PLC0415
 
-    kept = {s: t for s, t in KeptTokens(service.keys.path).sides(game).items() if s != side}
-    if not kept:
-        return None
     moves: list[autoplay.AiMove] = []
     try:
+        kept = KeptTokens(service.keys.path).sides(game)
+        kept = {s: t for s, t in kept.items() if s != side}
+        if not kept:
+            return None
         run = autoplay.play(service, game, kept, forced={side: token}, on_move=moves.append)
     except OrdnanceError as error:
         sys.stderr.write(f"ordnance: the AI could not play: {error}\n")
