@@ -122,9 +122,9 @@ class PlayLoop:
 
     def wait(self, game: Game) -> bool:
         """Wait until the game moves on (True), or the player presses Ctrl-C (False)."""
-        self.say(f"{self.stage(game)} Waiting... (Ctrl-C: the prompt)")
         mine = game.rules.to_move(game.state) == self.seat.side
         try:
+            self.say(f"{self.stage(game)} Waiting... (Ctrl-C: the prompt)")
             # The served AI may have stopped at this very version (its turn is over): the
             # status read with the version says so.
             while self.seat.version() == game.version and not (mine and not self.seat.ai_busy()):
