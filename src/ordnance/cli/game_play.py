@@ -89,13 +89,16 @@ def keep_ai_tokens(service: GameService, game: str, side: str, files: list[Path]
     from ordnance.game.errors import NotAuthorized  # noqa: PLC0415
 
     kept = KeptTokens(service.keys.path)
-    ai_sides = [s for s in ai_sides_of(service.game(game)) if s != side]
-    for path in files:
+    marked = ai_sides_of(service.game(game))
+    ai_sides = [s for s in marked if s != side]
+    found: dict[str, str] = {}
+    for path in files:  # every file checked before any token is kept
         if not ai_sides:
             raise BadInput(
                 "AI token file",
                 str(path),
-                f"the scenario gives the AI no side but {side}'s, which you play",
+                f"the AI plays no other side of this game (its scenario gives it:"
+                f" {', '.join(marked) or 'none'})",
             )
         secret = resolve_token(None, path)
         for ai_side in ai_sides:
@@ -103,7 +106,7 @@ def keep_ai_tokens(service: GameService, game: str, side: str, files: list[Path]
                 service.authorize(game, ai_side, secret)
             except NotAuthorized:
                 continue
-            kept.put(game, ai_side, secret)
+            found[ai_side] = secret
             break
         else:
             raise BadInput(
@@ -111,6 +114,8 @@ def keep_ai_tokens(service: GameService, game: str, side: str, files: list[Path]
                 str(path),
                 f"not the token of a side the AI plays here ({', '.join(ai_sides)})",
             )
+    for ai_side, secret in found.items():
+        kept.put(game, ai_side, secret)
     return {s: t for s, t in kept.sides(game).items() if s != side}
 
 

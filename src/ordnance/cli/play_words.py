@@ -6,13 +6,14 @@ Nothing here decides a rule: the actions are the ruleset's ``legal_actions``, th
 
 >>> actions_lines(["phase next", "fire a1 --at F6", "fire a2 --at F6", "pass"], 80)
 ['You may: phase next, pass, fire ... (2 ways)']
+>>> actions_lines(["pass", "mg a", "mg b", "wp-shell a", "wp-shell b"], 36)
+['You may: pass, mg ... (2 ways),', '  wp-shell ... (2 ways)']
 """
 
 from __future__ import annotations
 
 import contextlib
 import shlex
-import textwrap
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -38,8 +39,15 @@ def actions_lines(actions: Sequence[str], width: int) -> list[str]:
         by_verb.setdefault(action.split(" ", 1)[0], []).append(action)
     single = [ways[0] for ways in by_verb.values() if len(ways) == 1]
     many = [f"{verb} ... ({len(ways)} ways)" for verb, ways in by_verb.items() if len(ways) > 1]
-    text = "You may: " + ", ".join([*single, *many])
-    return textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)
+    items = [*single, *many]
+    lines, line = [], "You may:"
+    for index, item in enumerate(items):
+        piece = item + ("," if index < len(items) - 1 else "")
+        if len(line) + 1 + len(piece) > width and line.strip() != "You may:":
+            lines.append(line)  # an action is never split between two lines
+            line = " "
+        line += " " + piece
+    return [*lines, line]
 
 
 def completions(game: Game, side: str) -> list[str]:
