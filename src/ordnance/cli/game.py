@@ -31,7 +31,7 @@ from ordnance.cli.game_common import (
     rules_of,
     shown,
 )
-from ordnance.cli.game_do import GameDoCommand
+from ordnance.cli.game_do import GameDoCommand, ai_after, print_with_ai
 from ordnance.cli.groups import game_app
 from ordnance.cli.options import Force
 from ordnance.cli.output import console, emit_json, titled_table
@@ -366,9 +366,11 @@ def do_command(
             game, side, secret, words, expect_version=expect_version, entropy=entropy
         )
         rules = rules_of(service, game)
+        ai = ai_after(service, game, side, secret)  # the AI sides kept here answer
+        last = ai.moves[-1].applied if ai is not None and ai.moves else applied
     check_entropy_used(applied, entropy)
-    shown(game, applied.version, applied.head)
-    print_applied(applied, as_json, rules)
+    shown(game, last.version, last.head)
+    print_with_ai(applied, as_json, rules, ai)
 
 
 @game_app.command("undo")

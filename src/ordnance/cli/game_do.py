@@ -28,6 +28,8 @@ from ordnance.core.errors import BadInput
 
 if TYPE_CHECKING:
     from ordnance.core.command_words import CommandTable
+    from ordnance.game.autoplay import AiRun
+    from ordnance.game.service import Applied, GameService
 
 HELP = ("--help",)
 
@@ -157,3 +159,51 @@ def _ruleset_name(game: str, *, db: str | None, server: str | None) -> str:
         return next(name for found, name, _ in service.store.game_ids() if found == game)
     finally:
         service.close()
+
+
+def ai_after(service: GameService, game: str, side: str, token: str) -> AiRun | None:
+    """After ``side``'s command: the AI plays the sides whose tokens this machine keeps
+    (``game play --ai-token-file``: :mod:`.play_keys`) while the decision is theirs, taking
+    ``side``'s steps that are no choice meanwhile, as the web table does after any command.
+    None when the AI plays no side of ``game`` here. The player's command is stored already:
+    an AI that cannot play says why in the run, never undoes it."""
+    from ordnance.cli.play_keys import KeptTokens  # noqa: PLC0415
+    from ordnance.core.errors import OrdnanceError  # noqa: PLC0415
+    from ordnance.game import autoplay  # noqa: PLC0415
+
+    moves: list[autoplay.AiMove] = []
+    try:
+        kept = KeptTokens(service.keys.path).sides(game)
+        kept = {s: t for s, t in kept.items() if s != side}
+        if not kept:
+            return None
+        run = autoplay.play(service, game, kept, forced={side: token}, on_move=moves.append)
+    except OrdnanceError as error:
+        sys.stderr.write(f"ordnance: the AI could not play: {error}\n")
+        return autoplay.AiRun(moves)
+    return run
+
+
+def print_with_ai(applied: Applied, as_json: bool, rules: object | None, run: AiRun | None) -> None:
+    """The command as ``game do`` prints it, then what the AI did after it (JSON: ``ai``, its
+    commands and the command waiting for physical dice)."""
+    from ordnance.cli.game_common import print_applied  # noqa: PLC0415
+
+    if run is None:
+        print_applied(applied, as_json, rules)
+        return
+    waiting = run.waiting
+    if as_json:
+        from ordnance.cli.output import emit_json  # noqa: PLC0415
+
+        ai = {
+            "commands": [m.applied.to_json() for m in run.moves],
+            "waiting": None if waiting is None else waiting.to_json(),
+        }
+        emit_json({**applied.to_json(), "ai": ai})
+        return
+    print_applied(applied, False, rules)
+    for move in run.moves:
+        print_applied(move.applied, False, rules)
+    if waiting is not None:
+        sys.stdout.write(f"{waiting.sentence()} (game ai --side {waiting.side} ... --dice)\n")

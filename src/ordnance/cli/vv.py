@@ -266,6 +266,14 @@ def ai_command(
     token: Token = None,
     token_file: TokenFile = None,
     dice: AiDice = None,
+    keep: Annotated[
+        bool,
+        typer.Option(
+            "--keep",
+            help="Keep the side's token here: from now on the AI answers every 'game do' and"
+            " 'game play' of this game by itself (as 'game play --ai-token-file').",
+        ),
+    ] = False,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
@@ -280,6 +288,10 @@ def ai_command(
         service.authorize(game, side, secret)  # first: a wrong token is refused even when idle
         # A ruleset without an AI, or a side the scenario does not give it, is refused at once.
         autoplay.ai_choice(service.game(game), side)
+        if keep:
+            from ordnance.cli.play_keys import KeptTokens  # noqa: PLC0415
+
+            KeptTokens(service.keys.path).put(game, side, secret)
         run = autoplay.play(service, game, {side: secret}, dice=dice or ())
         folded = service.game(game)
     shown(game, folded.version, folded.head)
