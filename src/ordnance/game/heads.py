@@ -112,9 +112,9 @@ class Heads:
 
     Every command reads its game's head and keeps the next one, so the files of the games in
     use stay open and mapped into memory (at most :data:`OPEN_FILES`, the least recently used
-    closed first): a read is a copy of the two slots, a keep takes the file's ``flock`` around a
-    write to the mapping (no system call per read or write, and no change of the file's
-    times to journal per command). Threads of one process share an open file, and with it its
+    closed first): a read is a copy of the two slots (no system call), a keep takes the file's
+    ``flock`` around a write to the mapping and sets the file's time (:meth:`changed`, the
+    game's last change that ``game list`` shows). Threads of one process share an open file, and with it its
     ``flock``, so they take turns on a lock of their own.
     """
 
