@@ -114,8 +114,8 @@ class Heads:
     use stay open and mapped into memory (at most :data:`OPEN_FILES`, the least recently used
     closed first): a read is a copy of the two slots (no system call), a keep takes the file's
     ``flock`` around a write to the mapping and sets the file's time (:meth:`changed`, the
-    game's last change that ``game list`` shows). Threads of one process share an open file, and with it its
-    ``flock``, so they take turns on a lock of their own.
+    game's last change that ``game list`` shows). Threads of one process share an open file,
+    and with it its ``flock``, so they take turns on a lock of their own.
     """
 
     def __init__(self, folder: Path) -> None:
