@@ -182,7 +182,13 @@ class Layout:
 
     def game_map(self, game: str) -> GameMap:
         return GameMap(
-            "oracle", game, GRID, "open", dict(self.terrain), dict(self.levels), {},
+            "oracle",
+            game,
+            GRID,
+            "open",
+            dict(self.terrain),
+            dict(self.levels),
+            {},
             {h: m for h, m in self.markers.items() if m},
         )
 
@@ -196,7 +202,9 @@ class Layout:
         return self.markers.get(hex, ())
 
 
-def layouts(terrains: Sequence[str], markers: Sequence[str], max_level: int) -> st.SearchStrategy[Layout]:
+def layouts(
+    terrains: Sequence[str], markers: Sequence[str], max_level: int
+) -> st.SearchStrategy[Layout]:
     """A map where many hexes hold something; a few are hills, some carry markers.
 
     Terrain and markers are drawn freely on hills, so hexes that block (a hill) and hinder
@@ -208,7 +216,8 @@ def layouts(terrains: Sequence[str], markers: Sequence[str], max_level: int) -> 
         st.dictionaries(places, st.sampled_from(terrains), max_size=30),
         st.dictionaries(places, st.integers(1, max_level), max_size=12),
         st.dictionaries(
-            places, st.lists(st.sampled_from(markers), min_size=1, max_size=2, unique=True).map(tuple),
+            places,
+            st.lists(st.sampled_from(markers), min_size=1, max_size=2, unique=True).map(tuple),
             max_size=12,
         ),
     )

@@ -20,10 +20,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from ordnance.asl.los import JUDGE, asl_los
-from ordnance.core.hexgrid import Hex
-from ordnance.core.maps.visibility import Visibility
 from tests.maps.los_oracle import (
     GRID,
     Layout,
@@ -35,6 +31,10 @@ from tests.maps.los_oracle import (
     steps,
     walk,
 )
+
+from ordnance.asl.los import JUDGE, asl_los
+from ordnance.core.hexgrid import Hex
+from ordnance.core.maps.visibility import Visibility
 
 BLOCKS = {"woods", "building", "stone building"}
 HINDERS = {"grain": 1, "brush": 1, "orchard": 1}

@@ -75,10 +75,12 @@ class LnlTerrain:
         terrain = self.chart.hex(m.terrain(hex))
         blocking: list[str] = []
         degrading: list[str] = []
-        if self.ends.ground_blocks(ground):
+        hill = self.ends.ground_blocks(ground)
+        if hill:
             blocking.append(f"hill (level {ground})")
-        elif not self.ends.passes_over(ground, terrain.height):
-            if terrain.blocks:
+        # Brush or wheat on a hill still degrades the hill hex, as its smoke does (docs/maps.md).
+        if not self.ends.passes_over(ground, terrain.height):
+            if terrain.blocks and not hill:
                 blocking.append(terrain.name)
             elif terrain.hindrance:
                 degrading.append(terrain.name)

@@ -120,8 +120,8 @@ class VvTerrain:
         parts: list[Sight] = []
         if hex != line.target:
             terrain = self.chart.hex(m.terrain(hex))
-            # A hill (or a second slope hex) blocks; the smoke on it still counts, as beside a
-            # clear hex (README).
+            # A hill (or a second slope hex) blocks; its orchard, crops and smoke still hinder,
+            # as beside a clear hex (docs/maps.md).
             hill = None
             if self.ends.ground_blocks(ground):
                 hill = f"hill (level {ground})"
@@ -133,10 +133,9 @@ class VvTerrain:
                     hill = f"second slope hex (level {ground})"
             if hill is not None:
                 parts.append(Sight(blocks=True, reason=hill))
-            elif (terrain.blocks or terrain.hindrance) and not self.ends.passes_over(
-                ground, terrain.height
-            ):
-                parts.append(Sight(terrain.hindrance, terrain.blocks, terrain.name))
+            counts = terrain.hindrance if hill else terrain.blocks or terrain.hindrance
+            if counts and not self.ends.passes_over(ground, terrain.height):
+                parts.append(Sight(terrain.hindrance, terrain.blocks and not hill, terrain.name))
         for name in m.markers_in(hex):
             marker = self.chart.marker(name)
             if not marker.blocks and not marker.hindrance:
