@@ -202,25 +202,28 @@ class Layout:
         return self.markers.get(hex, ())
 
 
+@st.composite
 def layouts(
-    terrains: Sequence[str], markers: Sequence[str], max_level: int
-) -> st.SearchStrategy[Layout]:
+    draw: st.DrawFn,
+    terrains: Sequence[str],
+    markers: Sequence[str],
+    max_level: int,
+    hindering: Sequence[str],
+) -> Layout:
     """A map where many hexes hold something; a few are hills, some carry markers.
 
-    Terrain and markers are drawn freely on hills, so hexes that block (a hill) and hinder
-    (its grain, brush, SMOKE) at once are common.
+    Half the hills get a ``hindering`` terrain on top, so hexes that block (a hill) and
+    hinder (its grain, brush, crops; SMOKE is drawn anywhere) at once are common.
     """
     places = st.sampled_from(HEXES)
-    return st.builds(
-        Layout,
-        st.dictionaries(places, st.sampled_from(terrains), max_size=30),
-        st.dictionaries(places, st.integers(1, max_level), max_size=12),
-        st.dictionaries(
-            places,
-            st.lists(st.sampled_from(markers), min_size=1, max_size=2, unique=True).map(tuple),
-            max_size=12,
-        ),
-    )
+    terrain = draw(st.dictionaries(places, st.sampled_from(terrains), max_size=30))
+    levels = draw(st.dictionaries(places, st.integers(1, max_level), max_size=12))
+    for hill in sorted(levels):
+        if draw(st.booleans()):
+            terrain[hill] = draw(st.sampled_from(hindering))
+    marker_lists = st.lists(st.sampled_from(markers), min_size=1, max_size=2, unique=True)
+    placed = draw(st.dictionaries(places, marker_lists.map(tuple), max_size=12))
+    return Layout(terrain, levels, placed)
 
 
 def ends(draw: st.DrawFn) -> tuple[Hex, Hex]:

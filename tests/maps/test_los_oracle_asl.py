@@ -44,7 +44,7 @@ SMOKE_HEIGHT = 2
 GAME, LOS = "asl", asl_los
 LIMIT = 6
 
-MAPS = layouts(sorted(BLOCKS | set(HINDERS)), sorted(SMOKE), max_level=2)
+MAPS = layouts(sorted(BLOCKS | set(HINDERS)), sorted(SMOKE), 2, sorted(HINDERS))
 
 
 def oracle(layout: Layout, firer: Hex, target: Hex) -> Verdict:

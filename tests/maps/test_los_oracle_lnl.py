@@ -37,7 +37,7 @@ OTHER_MARKERS = {"bunker", "cave"}
 LIMIT = 3
 GAME, LOS = "lnl", lnl_los
 
-MAPS = layouts(sorted(BLOCKS | DEGRADES), sorted(SMOKES | OTHER_MARKERS), max_level=2)
+MAPS = layouts(sorted(BLOCKS | DEGRADES), sorted(SMOKES | OTHER_MARKERS), 2, sorted(DEGRADES))
 
 
 def oracle(layout: Layout, firer: Hex, target: Hex) -> Verdict:

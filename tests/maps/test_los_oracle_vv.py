@@ -38,7 +38,10 @@ NOTHING = {"foxholes", "trenches", "objective"}
 GAME, LOS = "vv", vv_los
 
 MAPS = layouts(
-    sorted(BLOCKS | set(HINDERS) | {"stream", "water"}), sorted(set(SMOKE) | NOTHING), max_level=3
+    sorted(BLOCKS | set(HINDERS) | {"stream", "water"}),
+    sorted(set(SMOKE) | NOTHING),
+    3,
+    sorted(HINDERS),
 )
 
 
