@@ -33,7 +33,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from ordnance.core.hexgrid import GridLabels, Hex
+from ordnance.core.hexgrid import GridLabels, Hex, Hexside
 from ordnance.core.maps import GameMap, LosVerdict
 
 Point = tuple[int, int]
@@ -125,6 +125,31 @@ class Verdict:
         return self.blocked_at, sorted((r, v) for r, v in self.by_range.items() if v)
 
 
+Side = frozenset[Hex]  # a hexside, as the two hexes it lies between
+
+
+def adjacent(a: Hex, b: Hex) -> bool:
+    return hex_range(a, b) == 1
+
+
+def crossed(before: Step, after: Step) -> list[Side]:
+    """The hexsides the line crosses from one step into the next: those between a hex of one
+    and an adjacent hex of the other (one through the middle of a side or hex to hex at a
+    vertex; two into or out of a pair, at the vertex where its hexside ends)."""
+    return [frozenset((a, b)) for a in before.hexes for b in after.hexes if adjacent(a, b)]
+
+
+def along(step: Step) -> Side | None:
+    """The hexside a pair's line runs along."""
+    return frozenset(step.hexes) if step.is_pair else None
+
+
+def touches(side: Side, hex: Hex) -> bool:
+    """Whether ``hex`` has the side, or a corner at one of its ends: the hexes at a side's two
+    ends are the common neighbours of the two hexes it lies between."""
+    return hex in side or all(adjacent(hex, h) for h in side)
+
+
 def walk(
     line: Sequence[Step],
     look: Callable[[int, Step], Look],
@@ -132,30 +157,49 @@ def walk(
     per_range: Callable[[int, int], int],
     limit: int | None,
     limit_by_range: bool = False,
+    cross: Callable[[int, list[Side]], Look] | None = None,
+    run_along: Callable[[Side], Look] | None = None,
 ) -> Verdict:
     """Walk the steps from the firer; ``look(index, step)`` says what each does.
 
-    ``per_range(old, new)`` adds a hindrance to what its range already counts (a sum, or the
-    larger); ``limit``: the counted total at which the line is blocked, at the step that
-    reaches it, or (``limit_by_range``) at the range whose count reaches it, once every step
-    at that range is counted.
+    Before each step after the firer's, ``cross(index, sides)`` says what the hexsides crossed
+    into it do (met first: a block there stops the line before the step's hexes); a pair's own
+    hexside, ``run_along(side)``, is met together with its hexes. ``per_range(old, new)`` adds
+    a hindrance to what its range already counts (a sum, or the larger); ``limit``: the
+    counted total at which the line is blocked, at the place that reaches it, or
+    (``limit_by_range``) at the range whose count reaches it, once all of that range counts.
     """
     verdict = Verdict(None)
     reached_at: int | None = None
+
+    def meet(range_: int, looks: list[Look]) -> bool:
+        nonlocal reached_at
+        for seen in looks:
+            before = verdict.by_range.get(range_, 0)
+            verdict.by_range[range_] = per_range(before, seen.hindrance)
+        if any(seen.blocks for seen in looks):
+            verdict.blocked_at = range_
+            return True
+        counted = sum(verdict.by_range.values())
+        if limit is not None and reached_at is None and counted >= limit:
+            if not limit_by_range:
+                verdict.blocked_at = range_
+                return True
+            reached_at = range_
+        return False
+
     for index, step in enumerate(line):
         if reached_at is not None and step.range != reached_at:
             break
-        seen = look(index, step)
-        before = verdict.by_range.get(step.range, 0)
-        verdict.by_range[step.range] = per_range(before, seen.hindrance)
-        if seen.blocks:
-            verdict.blocked_at = step.range
+        sides = crossed(line[index - 1], step) if index else []
+        if cross is not None and sides and meet(step.range, [cross(index, sides)]):
             return verdict
-        if limit is not None and sum(verdict.by_range.values()) >= limit:
-            if not limit_by_range:
-                verdict.blocked_at = step.range
-                return verdict
-            reached_at = step.range
+        looks = [look(index, step)]
+        side = along(step)
+        if side is not None and run_along is not None:
+            looks.append(run_along(side))
+        if meet(step.range, looks):
+            return verdict
     verdict.blocked_at = reached_at
     return verdict
 
@@ -170,6 +214,10 @@ def judged(verdict: LosVerdict) -> tuple[int | None, list[tuple[int, int]]]:
 
 GRID = GridLabels(columns=7, rows=6)
 HEXES = list(GRID.hexes())
+EDGES = sorted(
+    {frozenset((a, b)) for a in HEXES for b in HEXES if a < b and hex_range(a, b) == 1},
+    key=sorted,
+)
 
 
 @dataclass(frozen=True)
@@ -179,6 +227,7 @@ class Layout:
     terrain: Mapping[Hex, str]
     levels: Mapping[Hex, int]
     markers: Mapping[Hex, tuple[str, ...]]
+    sides: Mapping[Side, str] = field(default_factory=dict)
 
     def game_map(self, game: str) -> GameMap:
         return GameMap(
@@ -188,9 +237,12 @@ class Layout:
             "open",
             dict(self.terrain),
             dict(self.levels),
-            {},
+            {Hexside.between(*sorted(side)): name for side, name in self.sides.items()},
             {h: m for h, m in self.markers.items() if m},
         )
+
+    def side_of(self, side: Side) -> str | None:
+        return self.sides.get(side)
 
     def terrain_of(self, hex: Hex) -> str:
         return self.terrain.get(hex, "open")
@@ -209,6 +261,8 @@ def layouts(
     markers: Sequence[str],
     max_level: int,
     hindering: Sequence[str],
+    *,
+    hexsides: Sequence[str] = (),
 ) -> Layout:
     """A map where many hexes hold something; a few are hills, some carry markers.
 
@@ -223,7 +277,11 @@ def layouts(
             terrain[hill] = draw(st.sampled_from(hindering))
     marker_lists = st.lists(st.sampled_from(markers), min_size=1, max_size=2, unique=True)
     placed = draw(st.dictionaries(places, marker_lists.map(tuple), max_size=12))
-    return Layout(terrain, levels, placed)
+    sides: dict[Side, str] = {}
+    if hexsides:
+        edges = st.sampled_from(EDGES)
+        sides = draw(st.dictionaries(edges, st.sampled_from(hexsides), max_size=40))
+    return Layout(terrain, levels, placed, sides)
 
 
 def ends(draw: st.DrawFn) -> tuple[Hex, Hex]:

@@ -10,6 +10,10 @@ hexsides. The oracle (:mod:`tests.maps.los_oracle` for the geometry) reads the p
 - the ends' own terrain is not a hindrance; their SMOKE is, +1 more in the firer's hex;
 - a pair blocks only if both hexes block and counts the larger of their hindrances;
 - each range counts its largest hindrance; a total of 6 blocks at the range reaching it;
+- walls and hedges block a line between units at one level, no higher than the ground of the
+  hexes beside the wall; bocage is a one-level obstacle; none of them block when it is a side of
+  the firer's or the target's hex, or, lying along the line, when it touches either; crossed at
+  a vertex into or out of a pair, two hexsides block only if both do;
 - levels: a thing of height h on ground g is passed over when both ends are above g + h
   (woods, buildings, orchard 1; grain, brush 0; SMOKE 2); a hex's ground at or above the
   higher end and above the lower one is a hill.
@@ -24,11 +28,13 @@ from tests.maps.los_oracle import (
     GRID,
     Layout,
     Look,
+    Side,
     Verdict,
     ends,
     judged,
     layouts,
     steps,
+    touches,
     walk,
 )
 
@@ -44,7 +50,17 @@ SMOKE_HEIGHT = 2
 GAME, LOS = "asl", asl_los
 LIMIT = 6
 
-MAPS = layouts(sorted(BLOCKS | set(HINDERS)), sorted(SMOKE), 2, sorted(HINDERS))
+# Hexside obstacles: walls and hedges obstruct a same-level line only, bocage is one level high.
+SAME_LEVEL = {"wall", "hedge"}
+SIDE_HEIGHT = {"bocage": 1}
+
+MAPS = layouts(
+    sorted(BLOCKS | set(HINDERS)),
+    sorted(SMOKE),
+    2,
+    sorted(HINDERS),
+    hexsides=sorted(SAME_LEVEL | set(SIDE_HEIGHT)),
+)
 
 
 def oracle(layout: Layout, firer: Hex, target: Hex) -> Verdict:
@@ -65,14 +81,41 @@ def oracle(layout: Layout, firer: Hex, target: Hex) -> Verdict:
                 hindrance += SMOKE[marker] + (1 if role == "firer" else 0)
         return Look(blocks, hindrance)
 
+    def pair(a: Look, b: Look) -> Look:
+        return Look(a.blocks and b.blocks, max(a.hindrance, b.hindrance))
+
     def look(index: int, step) -> Look:
         role = "firer" if index == 0 else "target" if index == len(line) - 1 else "between"
         seen = [hex_look(h, role) for h in step.hexes]
-        if len(seen) == 1:
-            return seen[0]
-        return Look(seen[0].blocks and seen[1].blocks, max(s.hindrance for s in seen))
+        return seen[0] if len(seen) == 1 else pair(*seen)
 
-    return walk(line, look, per_range=max, limit=LIMIT, limit_by_range=True)
+    def side_look(side: Side, lengthwise: bool) -> Look:
+        name = layout.side_of(side)
+        if name is None:
+            return Look()
+        if lengthwise:
+            if touches(side, firer) or touches(side, target):
+                return Look()
+        elif firer in side or target in side:
+            return Look()
+        ground = max(layout.level_of(h) for h in side)
+        if name in SAME_LEVEL:
+            return Look(lo == hi and lo <= ground)
+        return Look(not lo > ground + SIDE_HEIGHT[name])
+
+    def cross(index: int, sides: list[Side]) -> Look:
+        seen = [side_look(side, False) for side in sides]
+        return seen[0] if len(seen) == 1 else pair(*seen)
+
+    return walk(
+        line,
+        look,
+        per_range=max,
+        limit=LIMIT,
+        limit_by_range=True,
+        cross=cross,
+        run_along=lambda side: side_look(side, True),
+    )
 
 
 @st.composite

@@ -9,6 +9,7 @@ degrades at once) and random lines, half of them along hexsides. The oracle
   woods, brush, orchard, wheat, Smoke 1, Smoke 2 and WP degrade; bunkers and caves do nothing;
 - a hex degrades once, whatever it holds, a blocking hex included (woods with Smoke 1, a hill
   with brush);
+- walls and hedges give TM only: nothing to a line;
 - a pair blocks only if both hexes block, and degrades once if either does;
 - each degrading hex (or pair) is +1 and the third one blocks, where it is met;
 - levels: terrain of height h on ground g is passed over when both units are above g + h
@@ -37,7 +38,13 @@ OTHER_MARKERS = {"bunker", "cave"}
 LIMIT = 3
 GAME, LOS = "lnl", lnl_los
 
-MAPS = layouts(sorted(BLOCKS | DEGRADES), sorted(SMOKES | OTHER_MARKERS), 2, sorted(DEGRADES))
+MAPS = layouts(
+    sorted(BLOCKS | DEGRADES),
+    sorted(SMOKES | OTHER_MARKERS),
+    2,
+    sorted(DEGRADES),
+    hexsides=["wall", "hedge"],
+)
 
 
 def oracle(layout: Layout, firer: Hex, target: Hex) -> Verdict:

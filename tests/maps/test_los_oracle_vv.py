@@ -11,6 +11,10 @@ hexsides. The oracle (:mod:`tests.maps.los_oracle` for the geometry) reads the p
 - a pair blocks if both hexes block, else hinders by its lesser side, a blocking side counting
   as much as the other; a pair that blocks hinders by the lesser of its sides' own hindrances;
 - hindrances add up; nothing blocks by accumulation;
+- a wall or hedge crossed is +1 and bocage blocks, except a side of the firer's or the target's
+  hex; one the line runs along always counts; crossed at a vertex into or out of a pair, the
+  two hexsides combine by the pair rule; a unit above its top (ground of its higher hex, plus
+  1 for bocage) and the other too sees over it;
 - levels: terrain of height h on ground g is passed over when both units are above g + h
   (buildings, woods, orchard 1; crops 0); smoke reaches every level; a hex's ground at or above
   the higher unit and above the lower one is a hill; ground strictly between the two units'
@@ -24,7 +28,18 @@ import operator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.maps.los_oracle import GRID, Layout, Look, Verdict, ends, judged, layouts, steps, walk
+from tests.maps.los_oracle import (
+    GRID,
+    Layout,
+    Look,
+    Side,
+    Verdict,
+    ends,
+    judged,
+    layouts,
+    steps,
+    walk,
+)
 
 from ordnance.core.hexgrid import Hex
 from ordnance.core.maps.visibility import Visibility
@@ -42,6 +57,7 @@ MAPS = layouts(
     sorted(set(SMOKE) | NOTHING),
     3,
     sorted(HINDERS),
+    hexsides=["wall", "hedge", "bocage"],
 )
 
 
@@ -65,20 +81,40 @@ def oracle(layout: Layout, firer: Hex, target: Hex) -> Verdict:
             hindrance += HINDERS.get(terrain, 0)
         return Look(blocks, hindrance)
 
-    def look(index: int, step) -> Look:
-        if index == 0:
-            return Look()  # the firer's own hex
-        seen = [hex_look(h, step.range, index == len(line) - 1) for h in step.hexes]
-        if len(seen) == 1:
-            return seen[0]
-        a, b = seen
+    def pair(a: Look, b: Look) -> Look:
         if a.blocks and b.blocks:
             return Look(True, min(a.hindrance, b.hindrance))
         if a.blocks or b.blocks:
             return Look(False, b.hindrance if a.blocks else a.hindrance)
         return Look(False, min(a.hindrance, b.hindrance))
 
-    return walk(line, look, per_range=operator.add, limit=None)
+    def look(index: int, step) -> Look:
+        if index == 0:
+            return Look()  # the firer's own hex
+        seen = [hex_look(h, step.range, index == len(line) - 1) for h in step.hexes]
+        return seen[0] if len(seen) == 1 else pair(*seen)
+
+    def side_look(side: Side, lengthwise: bool) -> Look:
+        name = layout.side_of(side)
+        if name is None or (not lengthwise and (firer in side or target in side)):
+            return Look()
+        ground = max(layout.level_of(h) for h in side)
+        if lo > ground + (1 if name == "bocage" else 0):
+            return Look()
+        return Look(True) if name == "bocage" else Look(False, 1)
+
+    def cross(index: int, sides: list[Side]) -> Look:
+        seen = [side_look(side, False) for side in sides]
+        return seen[0] if len(seen) == 1 else pair(*seen)
+
+    return walk(
+        line,
+        look,
+        per_range=operator.add,
+        limit=None,
+        cross=cross,
+        run_along=lambda side: side_look(side, True),
+    )
 
 
 @st.composite
