@@ -5,7 +5,8 @@ and these readings (README, Maps):
 
 - A hex counts as its terrain (woods and buildings block, grain, brush and orchard hinder +1);
   along a hexside the pair blocks only if both hexes block (the thread must cross obstacle art
-  on both sides, A6.1) and hinders once, by the larger hindrance.
+  on both sides, A6.1) and hinders once, by the larger hindrance. A hill blocks, and the grain,
+  brush, orchard or SMOKE on it still hinders (docs/maps.md), so a pair beside it counts them.
 - Terrain in the firer's and target's own hexes is TEM, not a hindrance; SMOKE there counts,
   +1 more in the firer's hex (A24.8: traced out of its Location).
 - Walls and hedges obstruct only a same-level LOS, and never the firer's or target's own

@@ -13,7 +13,8 @@ Built on :func:`ordnance.core.hexgrid.trace` with the V&V terrain table and thes
 - Along a hexside the pair blocks only if both sides block, and hinders by the lesser side: not
   at all if one side is open [inferred from r. 9's three cases]; a pair that blocks hinders by
   the lesser of its sides' own hindrances (smoke on them), as a pair that does not block would.
-- Hindrances add up; nothing blocks by accumulation. Levels: :mod:`ordnance.core.maps.levels`.
+- Hindrances add up; nothing blocks by accumulation. Levels: :mod:`ordnance.core.maps.levels`;
+  a hill blocks and its orchard, crops or smoke still hinders.
 - Hills block, except across one slope hex (r. 9, the rules' own hill example): a hex whose
   ground lies strictly between the two ends' levels (level 1 between a level-2 firer and a
   target on the ground) is a slope the line may cross once; a second such hex, at another
