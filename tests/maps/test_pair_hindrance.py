@@ -171,3 +171,58 @@ def test_lnl_woods_with_smoke_1_still_degrades_along_a_pair():
     verdict = lnl_los(woods, GRID.parse("A3"), GRID.parse("E3"))
     assert not verdict.clear and verdict.blocked.range == 3
     assert [(h.range, h.drm) for h in verdict.hindrances] == [(1, 1), (3, 1)]
+
+
+# --- a hex that blocks and hinders at once (issue 29): hills with something on them ----------
+
+
+@pytest.mark.clause("C8.5-effect")
+def test_asl_brush_on_a_hill_hinders_a_pair_beside_it():
+    """4J5 is a level-1 hill with brush, 4J4 open ground: the pair does not block (one side
+    only) and counts the brush's +1, the larger of its two hexes."""
+    m = build(ASL, {"4J5": "brush"}, {"4J5": 1}, {})
+    verdict = asl_los(m, ASL.labels.parse("4G5"), ASL.labels.parse("4M5"))
+    assert verdict.clear and [(h.range, h.drm) for h in verdict.hindrances] == [(3, 1)]
+
+
+@pytest.mark.clause("C8.5-effect")
+def test_asl_a_hill_with_brush_and_smoke_counts_both():
+    """A hill hex (4I5, on the line) holding brush and SMOKE blocks, and hinders +1 + 3."""
+    m = build(ASL, {"4I5": "brush"}, {"4I5": 1}, {"4I5": ["smoke"]})
+    verdict = asl_los(m, ASL.labels.parse("4G5"), ASL.labels.parse("4M5"))
+    assert verdict.blocked is not None and verdict.blocked.range == 2
+    assert verdict.total == 4
+
+
+@pytest.mark.clause("LNL.S-los")
+def test_lnl_brush_on_a_hill_degrades_the_pair_it_blocks():
+    """D2 and D3 both hills (the pair blocks); brush on D3 makes it degrade once."""
+    m = build(LNL, {"D3": "brush"}, {"D2": 1, "D3": 1}, {})
+    verdict = lnl_los(m, GRID.parse("A3"), GRID.parse("E3"))
+    assert verdict.blocked is not None and verdict.blocked.range == 3 and verdict.total == 1
+
+
+@pytest.mark.clause("LNL.S-los")
+def test_lnl_the_third_degrading_hex_blocks_where_it_is_met():
+    """The line A1 to B6 meets B3 and then A4, both at range 3 (it clips B3's corner). Brush
+    in A2, A3, B3 and A4: the third degrading hex, B3, blocks; A4 lies beyond it and does not
+    count (+3, not +4)."""
+    grid = GridLabels(columns=4, rows=7)
+    p = grid.parse
+    m = GameMap("clip", "lnl", grid, "open", {p(h): "brush" for h in ("A2", "A3", "B3", "A4")})
+    verdict = lnl_los(m, p("A1"), p("B6"))
+    assert [(s.range, grid.label(s.hexes[0])) for s in verdict.line.steps[3:5]] == [
+        (3, "B3"),
+        (3, "A4"),
+    ]
+    assert verdict.blocked is not None and verdict.blocked.places == (p("B3"),)
+    assert verdict.total == 3 and verdict.blocked.reason.endswith("(+3)")
+
+
+@pytest.mark.clause("VV.AP-resolve")
+def test_vv_crops_on_a_hill_hinders_as_beside_open_ground():
+    """D2 and D3 are level-1 hills with crops, the units at level 0: the pair blocks, and
+    hinders by the lesser of its sides, +1, as two crops hexes on level ground would."""
+    m = build(VV, {"D2": "crops", "D3": "crops"}, {"D2": 1, "D3": 1}, {})
+    verdict = vv_los(m, GRID.parse("A3"), GRID.parse("E3"))
+    assert verdict.blocked is not None and verdict.blocked.range == 3 and verdict.total == 1

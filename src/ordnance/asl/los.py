@@ -5,7 +5,8 @@ and these readings (README, Maps):
 
 - A hex counts as its terrain (woods and buildings block, grain, brush and orchard hinder +1);
   along a hexside the pair blocks only if both hexes block (the thread must cross obstacle art
-  on both sides, A6.1) and hinders once, by the larger hindrance.
+  on both sides, A6.1) and hinders once, by the larger hindrance. A hill blocks, and the grain,
+  brush, orchard or SMOKE on it still hinders (docs/maps.md), so a pair beside it counts them.
 - Terrain in the firer's and target's own hexes is TEM, not a hindrance; SMOKE there counts,
   +1 more in the firer's hex (A24.8: traced out of its Location).
 - Walls and hedges obstruct only a same-level LOS, and never the firer's or target's own
@@ -80,16 +81,17 @@ class AslTerrain:
         parts: list[Sight] = []
         if hex not in (line.firer, line.target):
             terrain = self.chart.hex(m.terrain(hex))
-            if self.ends.ground_blocks(ground):
-                # A hill blocks, but the SMOKE on it still hinders as it would beside a clear
-                # hex: a pair counts its larger hindrance whether or not it blocks (README).
+            hill = self.ends.ground_blocks(ground)
+            if hill:
                 self.log.rule("A6 (hills)")
                 parts.append(Sight(blocks=True, reason=f"hill (level {ground})"))
-            elif (terrain.blocks or terrain.hindrance) and not self.ends.passes_over(
-                ground, terrain.height
-            ):
+            # A hill blocks, but what stands on it (grain, brush, and the SMOKE below) still
+            # hinders as it would on level ground: a pair counts its larger hindrance whether
+            # or not it blocks (docs/maps.md). Woods on a hill add no second block.
+            counts = terrain.hindrance if hill else terrain.blocks or terrain.hindrance
+            if counts and not self.ends.passes_over(ground, terrain.height):
                 self.log.note(terrain)
-                parts.append(Sight(terrain.hindrance, terrain.blocks, terrain.name))
+                parts.append(Sight(terrain.hindrance, terrain.blocks and not hill, terrain.name))
         for name in m.markers_in(hex):
             marker = self.chart.marker(name)
             self.log.note(marker, SMOKE_CLAUSE)

@@ -4,7 +4,8 @@ Built on :func:`ordnance.core.hexgrid.trace` with the LnLT terrain table and the
 (reference/lnl.md sections 5 and 6; README, Maps):
 
 - Only the hexes between firer and target count: each degrading hex is +1 (a hex with several
-  degrading things is still one degrading hex), the third blocks (more than two block), and
+  degrading things is still one degrading hex, and a blocking one, woods or a hill, still
+  degrades by its smoke or brush), the third blocks where it is met (more than two block), and
   blocking terrain blocks. Smoke 1, Smoke 2 and WP (as Smoke 2, LNL.W-smoke) make a hex degrading.
 - Along a hexside the pair blocks only if both hexes block and degrades once [default].
 - Walls and hedges give TM only; levels follow :mod:`ordnance.core.maps.levels`.
@@ -75,10 +76,12 @@ class LnlTerrain:
         terrain = self.chart.hex(m.terrain(hex))
         blocking: list[str] = []
         degrading: list[str] = []
-        if self.ends.ground_blocks(ground):
+        hill = self.ends.ground_blocks(ground)
+        if hill:
             blocking.append(f"hill (level {ground})")
-        elif not self.ends.passes_over(ground, terrain.height):
-            if terrain.blocks:
+        # Brush or wheat on a hill still degrades the hill hex, as its smoke does (docs/maps.md).
+        if not self.ends.passes_over(ground, terrain.height):
+            if terrain.blocks and not hill:
                 blocking.append(terrain.name)
             elif terrain.hindrance:
                 degrading.append(terrain.name)

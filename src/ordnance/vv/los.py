@@ -13,7 +13,8 @@ Built on :func:`ordnance.core.hexgrid.trace` with the V&V terrain table and thes
 - Along a hexside the pair blocks only if both sides block, and hinders by the lesser side: not
   at all if one side is open [inferred from r. 9's three cases]; a pair that blocks hinders by
   the lesser of its sides' own hindrances (smoke on them), as a pair that does not block would.
-- Hindrances add up; nothing blocks by accumulation. Levels: :mod:`ordnance.core.maps.levels`.
+- Hindrances add up; nothing blocks by accumulation. Levels: :mod:`ordnance.core.maps.levels`;
+  a hill blocks and its orchard, crops or smoke still hinders.
 - Hills block, except across one slope hex (r. 9, the rules' own hill example): a hex whose
   ground lies strictly between the two ends' levels (level 1 between a level-2 firer and a
   target on the ground) is a slope the line may cross once; a second such hex, at another
@@ -120,8 +121,8 @@ class VvTerrain:
         parts: list[Sight] = []
         if hex != line.target:
             terrain = self.chart.hex(m.terrain(hex))
-            # A hill (or a second slope hex) blocks; the smoke on it still counts, as beside a
-            # clear hex (README).
+            # A hill (or a second slope hex) blocks; its orchard, crops and smoke still hinder,
+            # as beside a clear hex (docs/maps.md).
             hill = None
             if self.ends.ground_blocks(ground):
                 hill = f"hill (level {ground})"
@@ -133,10 +134,9 @@ class VvTerrain:
                     hill = f"second slope hex (level {ground})"
             if hill is not None:
                 parts.append(Sight(blocks=True, reason=hill))
-            elif (terrain.blocks or terrain.hindrance) and not self.ends.passes_over(
-                ground, terrain.height
-            ):
-                parts.append(Sight(terrain.hindrance, terrain.blocks, terrain.name))
+            counts = terrain.hindrance if hill else terrain.blocks or terrain.hindrance
+            if counts and not self.ends.passes_over(ground, terrain.height):
+                parts.append(Sight(terrain.hindrance, terrain.blocks and not hill, terrain.name))
         for name in m.markers_in(hex):
             marker = self.chart.marker(name)
             if not marker.blocks and not marker.hindrance:

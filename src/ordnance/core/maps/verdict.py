@@ -21,11 +21,19 @@ to the JSON of ``ordnance map los``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ordnance.core.hexgrid import Hex, Hexside, SameRange, Sighting, SightLine
+from ordnance.core.hexgrid import (
+    Hex,
+    Hexside,
+    Hindrance,
+    SameRange,
+    Sighting,
+    SightLine,
+    SightRule,
+)
 from ordnance.core.maps.model import GameMap, Place
 from ordnance.core.maps.sweep_rule import SweepRule
 from ordnance.core.maps.terrain import TerrainChart
@@ -160,28 +168,27 @@ def build_verdict(
     """Group a sighting's hindrances by range and apply a limit on their sum, if the game has one.
 
     ``block_at``: the accumulated hindrance at which the line counts as blocked (ASL's B.10
-    total of 6; Lock 'n Load's third degrading hex). The block falls at the range where the
-    running sum reaches it, unless terrain blocks nearer (or at that same range); the verdict
-    then also cites ``block_rules``.
+    total of 6; Lock 'n Load's third degrading hex). The block falls where the running sum
+    reaches it: at that range, for a game counting the largest hindrance per range; at that
+    hindrance, for a game counting every one (a hex clipped after it at the same range is
+    beyond the block). Terrain blocking nearer, or at that same place, names the block
+    instead; otherwise the verdict also cites ``block_rules``.
     """
     rules = list(rules)
-    by_range = _group(sighting)
+    by_range = _group(sighting.hindrances, sighting.rule)
     blocked = None
     if sighting.blocked is not None:
         b = sighting.blocked
         blocked = Obstruction(b.range, b.at, b.reason)
     if block_at is not None:
-        running = 0
-        for index, hindrance in enumerate(by_range):
-            running += hindrance.drm
-            if running < block_at:
-                continue
-            if blocked is None or hindrance.range < blocked.range:
+        reached = _reach(sighting, by_range, block_at)
+        if reached is not None:
+            at, running, kept = reached
+            if blocked is None or at.range < blocked.range or _met_before(at, blocked, sighting):
                 reason = f"{block_reason} (+{running})"
-                blocked = Obstruction(hindrance.range, hindrance.places, reason)
-                by_range = by_range[: index + 1]
+                blocked = Obstruction(at.range, at.places, reason)
+                by_range = kept
                 rules.extend(block_rules)
-            break
     verdict = LosVerdict(
         clauses=tuple(dict.fromkeys(clauses)),
         explanation="",
@@ -197,14 +204,22 @@ def build_verdict(
     return verdict
 
 
-def _group(sighting: Sighting) -> list[RangeHindrance]:
+def _met_before(at: RangeHindrance, blocked: Obstruction, sighting: Sighting) -> bool:
+    """Whether the limit, reached at ``at``, was reached before the terrain block at the same
+    range: in a game counting every hindrance, at another hex the line met first (it clipped
+    two hexes at that range). Reached at the blocking place itself, the terrain names it."""
+    each = sighting.rule.same_range is SameRange.EACH
+    return each and at.range == blocked.range and not set(at.places) & set(blocked.places)
+
+
+def _group(hindrances: Sequence[Hindrance], rule: SightRule) -> list[RangeHindrance]:
     grouped: dict[int, list[tuple[int, tuple[Place, ...], str]]] = {}
-    for h in sighting.hindrances:
+    for h in hindrances:
         grouped.setdefault(h.range, []).append((h.value, h.at, h.reason))
     result = []
     for range_, items in sorted(grouped.items()):
         places = tuple(dict.fromkeys(p for _, at, _ in items for p in at))
-        if sighting.rule.same_range is SameRange.MAX:
+        if rule.same_range is SameRange.MAX:
             # Only the largest counts at this range: report that one's places and reason.
             value, at, reason = max(items, key=lambda item: item[0])
             result.append(RangeHindrance(range_, at, value, reason))
@@ -212,6 +227,31 @@ def _group(sighting: Sighting) -> list[RangeHindrance]:
             reasons = " + ".join(dict.fromkeys(reason for _, _, reason in items))
             result.append(RangeHindrance(range_, places, sum(v for v, _, _ in items), reasons))
     return result
+
+
+def _reach(
+    sighting: Sighting, by_range: list[RangeHindrance], block_at: int
+) -> tuple[RangeHindrance, int, list[RangeHindrance]] | None:
+    """Where the counted hindrance first reaches ``block_at``: that place, the sum, and the
+    hindrances counted up to and including it; None when it never does.
+
+    A game counting the largest per range reaches it at a range (all of that range counts); a
+    game counting every hindrance reaches it at one of them, and what the line meets after it,
+    even at the same range (a second hex the line clips there), is beyond the block.
+    """
+    running = 0
+    if sighting.rule.same_range is SameRange.MAX:
+        for index, counted in enumerate(by_range):
+            running += counted.drm
+            if running >= block_at:
+                return counted, running, by_range[: index + 1]
+        return None
+    for index, h in enumerate(sighting.hindrances):
+        running += h.value
+        if running >= block_at:
+            at = RangeHindrance(h.range, h.at, h.value, h.reason)
+            return at, running, _group(sighting.hindrances[: index + 1], sighting.rule)
+    return None
 
 
 def _explain(verdict: LosVerdict) -> str:
