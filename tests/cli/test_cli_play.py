@@ -157,7 +157,7 @@ def tryout(child: pexpect.spawn, word: str, listing: str, said: list[str]) -> bo
         assert "? COMMAND" in child.before and "The game's commands: phase" in child.before
         child.sendline("? fire a1,a2,sgt --at E5")  # the command phase: refused, with its rule
         child.expect_exact(PROMPT)
-        assert "refused by VV.AP-phases" in child.before
+        assert "refused by V&V r. 14.5 (VV.AP-phases)" in child.before
         child.sendline("log 2")
         child.expect_exact("starts: Hedgerow ambush")  # the prompt after it: the caller's
         return True

@@ -85,8 +85,7 @@ def token_paths(folder: Path, sides: Iterable[str]) -> dict[str, Path]:
     >>> folder = Path(tempfile.mkdtemp())
     >>> sorted(p.name for p in token_paths(folder / "c8", ["russian", "german"]).values())
     ['german.token', 'russian.token']
-    >>> (folder / "german.token").write_text("x")
-    1
+    >>> (folder / "german.token").touch()
     >>> token_paths(folder, ["german"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
