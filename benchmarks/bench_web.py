@@ -326,12 +326,16 @@ def measure(
     """One set-up at one level: the tally, the wall time, the generator's and the servers'
     CPU (cores)."""
     keys = folder / f"ai-{label}-{games}.json"
+    # A side holds its event stream and up to 6 connections: a host of N games raises the
+    # bound of 1000 connections per process (at 500 games on one process it closed the ones
+    # waiting longest, which the bench counted as lost connections).
+    options = [*harness.NO_LIMITS, "--max-connections", str(max(1000, games * 2 * 7))]
     if postgres is None:
         db = str(folder / f"web{games}.db")
-        servers = [harness.ServeProcess(db, keys, *harness.NO_LIMITS)]
+        servers = [harness.ServeProcess(db, keys, *options)]
     else:
         db = postgres.create_database()
-        servers = [harness.ServeProcess(db, keys, *harness.NO_LIMITS) for _ in range(2)]
+        servers = [harness.ServeProcess(db, keys, *options) for _ in range(2)]
     try:
         for server in servers:
             server.wait()
