@@ -2,8 +2,8 @@
 of requests being answered (the warmer works only while it is zero, :mod:`.warm`).
 
 Plain ASGI rather than Starlette's ``@app.middleware("http")``: that one runs each request in
-a task group of its own with memory streams between it and the app, a cost every request
-paid (bench_web: 8% of the server's CPU at 100 games).
+a task group of its own, with memory streams between it and the app, a cost every request
+paid (bench_web's profiles at 100 games showed it on every request's stack).
 """
 
 from __future__ import annotations
