@@ -3,9 +3,9 @@
 ``functools.cached_property`` in Python 3.11 holds one lock per attribute, shared by every
 instance of the class, while it computes (Python 3.12 dropped it): the web table's threads,
 each reading its own game's board, waited for one another there (bench_web, 100 games: a third
-of the server's threads, in stack dumps, were waiting at that lock). What the project caches this way is a pure function of an
-instance that does not change, so two threads computing one value at once get equal values,
-and either may be kept.
+of the server's threads, in stack dumps, were waiting at that lock). What the project caches
+this way is a pure function of an instance that does not change, so two threads computing one
+value at once get equal values, and either may be kept.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
