@@ -109,3 +109,25 @@ def test_only_cairosvg_and_rsvg_convert_are_tried(monkeypatch, tmp_path):
     svg.write_text("<svg/>")
     assert png.svg_to_png(svg, tmp_path / "out.png") == "rsvg-convert"
     assert (tmp_path / "out.png").read_text() == "<svg/>"
+
+
+@pytest.mark.parametrize("name", [c[0] for c in CASES])
+def test_a_kept_layer_draws_the_same_picture_as_a_fresh_one(name, monkeypatch):
+    """The hexes and labels kept per map (svg._LAYERS) give the very picture drawn afresh,
+    and a map that differs (one hex's terrain) is drawn anew, not from the kept layer."""
+    from dataclasses import replace
+
+    from ordnance.core.maps import svg
+
+    m = open_map(name)
+    chart = judge_for(m).chart()
+    first = render_svg(m, chart)
+    assert render_svg(m, chart) == first  # drawn from the kept layers
+    monkeypatch.setattr(svg, "_LAYERS", svg.BoundedCache(64))
+    assert render_svg(m, chart) == first  # drawn afresh
+    hex = next(iter(m))
+    other = next(t for t in chart.hexes if t != m.terrain(hex))
+    changed = replace(m, terrains={**m.terrains, hex: other})
+    picture = render_svg(changed, chart)
+    assert picture != first
+    assert f"terrain-{svg.css_name(other)}" in picture.split(f'data-hex="{m.label(hex)}"')[0][-200:]

@@ -36,6 +36,7 @@ from ordnance.core.errors import BadInput
 from ordnance.core.ruleset import AiPlayer
 from ordnance.game.errors import StaleState
 from ordnance.game.fold import Game
+from ordnance.game.legal import legal_actions
 from ordnance.game.rolls import NeededRoll, entered_dice, needed_rolls
 from ordnance.game.service import Applied, GameService
 
@@ -139,7 +140,7 @@ def forced_choice(game: Game, side: str) -> str | None:
     that rolls nothing. None when the side has anything to decide."""
     if game.rules.to_move(game.state) != side:
         return None
-    actions = list(game.rules.legal_actions(game.state, side))
+    actions = legal_actions(game, side)
     if len(actions) != 1 or actions[0] not in NO_CHOICE:
         return None
     only = actions[0]

@@ -12,6 +12,7 @@ from typing import Any
 
 from ordnance.game.entries import Entry
 from ordnance.game.fold import Game
+from ordnance.game.legal import legal_actions
 from ordnance.game.signing import fingerprint
 
 
@@ -122,7 +123,7 @@ def status_json(game: Game, side: str | None = None) -> dict[str, Any]:
         "dice": game.dice.to_json(),
         "undoable": None if last is None else {"seq": last.seq, "side": last.side},
         "legal_actions": (
-            {acting: list(game.rules.legal_actions(game.state, acting))}
+            {acting: list(legal_actions(game, acting))}
             if acting is not None
             else {}
         ),

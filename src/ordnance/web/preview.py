@@ -30,6 +30,7 @@ from ordnance.core.maps import LosVerdict
 from ordnance.core.offers import BoardOffers, Offer, names_unit, offers_from_actions
 from ordnance.core.ruleset import ChanceOutcomes, Command, CommandHelp, ProbeDice, ProbeRolled
 from ordnance.game.fold import Game
+from ordnance.game.legal import legal_actions
 from ordnance.game.picture import game_picture
 from ordnance.game.registry import judge_for
 from ordnance.game.rolls import NeededRoll, needed_rolls
@@ -75,7 +76,7 @@ def unit_offers(game: Game, side: str, unit: str) -> tuple[str | None, tuple[Off
     rules = game.rules
     if isinstance(rules, BoardOffers):
         return where, tuple(rules.offers(game.state, side, unit))
-    actions = rules.legal_actions(game.state, side)
+    actions = legal_actions(game, side)
     table = table_of(game)
     if table is not None and _declares_units(table):
         return where, offers_from_actions(table, actions, unit, where)
@@ -94,7 +95,7 @@ def unit_actions(game: Game, side: str) -> tuple[list[str], list[str]]:
     """The side's units that may act now (in the order their actions come) and the legal
     actions that belong to no unit (``phase next``, ``pass``, ``choose E5``...)."""
     rules = game.rules
-    actions = rules.legal_actions(game.state, side)
+    actions = legal_actions(game, side)
     table = table_of(game)
     units = rules.view(game.state).get("units")
     known = units if isinstance(units, Mapping) else {}
@@ -297,7 +298,7 @@ def build(
         unit, hex, pick = found  # a unit's action named by its words: that offer
         action = None
     if action is not None:
-        if action not in game.rules.legal_actions(game.state, side):
+        if action not in legal_actions(game, side):
             return Board(unit, hex, None, problem=f"{action!r} is not an action you may take now")
         here: list[Offer] = [Offer(hex or "", _words(action)[0] if _words(action) else "", action)]
         board = Board(None, None, None, physical=physical)

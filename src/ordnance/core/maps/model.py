@@ -77,6 +77,11 @@ class GameMap:
     def terrain(self, hex: Hex) -> str:
         return self.terrains.get(hex, self.default_terrain)
 
+    @cached_property
+    def terrain_names(self) -> frozenset[str]:
+        """Every hex terrain the map uses (a map's legend lists them)."""
+        return frozenset(self.terrain(h) for h in self)
+
     def elevation(self, hex: Hex) -> int:
         return self.elevations.get(hex, 0)
 

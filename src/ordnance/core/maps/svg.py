@@ -47,9 +47,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from html import escape as _escape
+from typing import TypeVar, cast
 
 from ordnance.core.hexgrid import Arc, Hex
+from ordnance.core.maps.cache import BoundedCache
 from ordnance.core.maps.counters import CounterView, css_name
 from ordnance.core.maps.model import GameMap
 from ordnance.core.maps.svg_canvas import SQRT3, escape
@@ -59,7 +62,7 @@ from ordnance.core.maps.svg_counters import (
     side_colours,
     text_width,
 )
-from ordnance.core.maps.svg_labels import LabelSheet, ink
+from ordnance.core.maps.svg_labels import LabelSheet, ink, raw_centre
 from ordnance.core.maps.svg_legend import (
     ARC_COLOUR,
     FONT,
@@ -107,6 +110,32 @@ class SightView:
     origin: Hex
     seen: Mapping[Hex, int]
     label: str = ""
+
+
+# The hexes, their labels and their extent are the same at every state of a game whose map
+# does not change: on the ASL village map (6,650 hexes) they were 90% of a 33 ms picture drawn
+# at every version (2.2 ms with them kept; docs/benchmarks.md, bench_web). They are kept per
+# map, hex size and frame offset, and chart: a key holds the chart's id only (a chart holds
+# mappings, so it has no hash) and the value the chart itself, so a kept layer is used only
+# with that very chart.
+T = TypeVar("T")
+_LAYERS = BoundedCache[tuple[object, ...], tuple[TerrainChart | None, object]](64)
+
+
+def _layer(key: tuple[object, ...], chart: TerrainChart | None, make: Callable[[], T]) -> T:
+    kept_chart, layer = _LAYERS.get((*key, id(chart)), lambda: (chart, make()))
+    return cast(T, layer) if kept_chart is chart else make()
+
+
+def _extent(game_map: GameMap, size: float) -> tuple[float, float, float, float]:
+    """The least and greatest x and y of the hexes' centres (hexes of ``size``)."""
+
+    def measure() -> tuple[float, float, float, float]:
+        points = [raw_centre(h, size) for h in game_map]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    return _layer(("extent", game_map, size), None, measure)
 
 
 def render_svg(
@@ -160,19 +189,17 @@ class _Drawing(SightLayer):
         self.chart = chart
         self.heading = heading
         self.colours = side_colours([c.side for c in counters])
-        hexes = list(game_map)
-        xs = [self._raw(h)[0] for h in hexes]
-        ys = [self._raw(h)[1] for h in hexes]
+        left, top, right, bottom = _extent(game_map, size)
         self.margin = size * 1.2
-        self.width = max(xs) - min(xs) + 2 * size + 2 * self.margin
+        self.width = right - left + 2 * size + 2 * self.margin
         # The title wraps to the width; the map starts below its last line.
         self.title_size = min(size * 0.62, 22.0)
         room = self.width - 2 * self.margin
         self.title_lines = wrap_to(heading, room, self.title_size, bold=True)
         self.top = self.s * 0.6 + len(self.title_lines) * self.title_size * 1.3 + size * 0.4
-        self.dx = self.margin - min(xs) + size
-        self.dy = self.top - min(ys) + size * SQRT3 / 2
-        self.map_bottom = self.dy + max(ys) + size * SQRT3 / 2
+        self.dx = self.margin - left + size
+        self.dy = self.top - top + size * SQRT3 / 2
+        self.map_bottom = self.dy + bottom + size * SQRT3 / 2
         self.labels_href: Callable[[LabelSheet], str] | None = None
 
     # --- the picture ------------------------------------------------------------------------
@@ -238,8 +265,14 @@ class _Drawing(SightLayer):
         return text_width(words, self.title_size, bold=True)
 
     def terrain(self) -> None:
+        """Every hex, drawn once per map and frame (see ``_LAYERS``)."""
+        key = ("terrain", self.m, self.s, self.dx, self.dy)
+        self.parts += _layer(key, self.chart, self._terrain)
+
+    def _terrain(self) -> list[str]:
         # The outline every hex shares is said once, on their group (inherited); the brown
         # washes of higher ground follow the group, each inside its own hex.
+        start = len(self.parts)
         self.add('<g class="hexes" stroke="#8d8d8d" stroke-width="0.7">')
         washes: list[Hex] = []
         for hex in self.m:
@@ -266,6 +299,9 @@ class _Drawing(SightLayer):
                     f'fill="#8d6e63" fill-opacity="{opacity:.2f}" stroke="#5d4037" '
                     'stroke-width="1.2" pointer-events="none"',
                 )
+        drawn = self.parts[start:]
+        del self.parts[start:]
+        return drawn
 
     def sees(self, view: SightView) -> None:
         """Each hex the unit sees, shaded: stronger for a clear line, lighter when hindered."""
@@ -368,7 +404,9 @@ class _Drawing(SightLayer):
         with ``labels_href``, as one ``<image>`` of their document (:mod:`.svg_labels`) in
         the map's frame. The image says nothing to a screen reader: each hex's ``<title>``
         names it."""
-        sheet = LabelSheet(self.m, self.chart, self.s, bool(self.stacks))
+        compact = bool(self.stacks)
+        made = partial(LabelSheet, self.m, self.chart, self.s, compact)
+        sheet = _layer(("labels", self.m, self.s, compact), self.chart, made)
         if self.labels_href is None:
             self.parts += sheet.groups(self.centre)
             return

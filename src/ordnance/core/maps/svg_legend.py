@@ -52,7 +52,7 @@ def legend_svg(
     """The legend's SVG elements, and the picture's height below it."""
     m, u = legend.game_map, scale
     entries: list[tuple[str, str]] = []
-    entries += [("hex", name) for name in sorted({m.terrain(h) for h in m})]
+    entries += [("hex", name) for name in sorted(m.terrain_names)]
     entries += [("hexside", name) for name in sorted(set(m.hexsides.values()))]
     entries += [("marker", n) for n in sorted({n for names in m.markers.values() for n in names})]
     entries += [("side", side) for side in legend.colours]
