@@ -55,6 +55,19 @@ def serve_command(
             help="Server processes on this port (PostgreSQL only; they share the database).",
         ),
     ] = 1,
+    threads: Annotated[
+        int,
+        typer.Option(
+            "--threads",
+            metavar="N",
+            min=1,
+            max=64,
+            help="Threads of one server process that work out pages, previews and commands"
+            " (the AI plays in its own). One is fastest: Python runs one at a time, and more"
+            " only wait for each other; more let a request go on while another waits on a"
+            " slow database.",
+        ),
+    ] = 1,
     trust_proxy: Annotated[
         str,
         typer.Option(
@@ -146,6 +159,7 @@ def serve_command(
             "limits": {"actions": limit_actions, "games": limit_games, "uploads": limit_uploads},
             "trusted_proxies": proxies,
             "connections": {"max_connections": allowed, "header_timeout": header_timeout},
+            "threads": threads,
         }
     )
     typer.echo(f"ordnance table on http://{host}:{port}/ (games in {url.split('@')[-1]})")

@@ -21,6 +21,8 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+import anyio
+import anyio.to_thread
 from starlette.concurrency import run_in_threadpool
 
 from ordnance.core.errors import OrdnanceError
@@ -70,20 +72,21 @@ async def resync(table: Table) -> bool:
     return True
 
 
-async def believe(table: Table, payload: str) -> None:
+async def believe(table: Table, payload: str, limiter: anyio.CapacityLimiter | None = None) -> None:
     """Note the version the store holds for the game a notification names.
 
     Anyone with the database's credentials can send a notification; one naming a version far
     ahead would make every real one look old. So the payload only says which game to look at:
     its version is read from the store (an unknown game, or a store that cannot answer now, is
-    let go: the next resync catches up).
+    let go: the next resync catches up). ``limiter``: the threads that may read it (None: the
+    routes' own).
     """
     found = parse_payload(payload)
     if found is None:
         return
     game = found[0]
     try:
-        version = await run_in_threadpool(table.service.store.version, game)
+        version = await anyio.to_thread.run_sync(table.service.store.version, game, limiter=limiter)
     except OrdnanceError:
         return
     table.news.note(game, version)
@@ -95,6 +98,10 @@ async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None 
     import psycopg  # noqa: PLC0415
 
     failures = 0
+    # A thread of its own reads the versions notifications name: behind the routes' work
+    # (one thread by default, ordnance serve --threads), every push between two processes
+    # waited for the pages in the queue (bench_web, pg x2).
+    reader = anyio.CapacityLimiter(1)
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
@@ -107,7 +114,7 @@ async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None 
                     got = False
                     async for note in connection.notifies(timeout=LIVENESS):
                         got = True
-                        await believe(table, note.payload)
+                        await believe(table, note.payload, reader)
                     if not got:
                         # Quiet for a while: make sure the server is still there.
                         await connection.execute("SELECT 1")
