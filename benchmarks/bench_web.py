@@ -30,7 +30,7 @@ generator (this process) and the servers took, in cores. Targets (issue 28): 500
 The servers run with rate limits off (one machine sends everything).
 
 Run: .venv/bin/python benchmarks/bench_web.py [--games 100,300,500] [--actions 6] [--think 3]
-      [--setups sqlite,pg]
+      [--setups sqlite,pg] [--threads N]
 """
 
 from __future__ import annotations
@@ -330,6 +330,8 @@ def measure(
     # bound of 1000 connections per process (at 500 games on one process it closed the ones
     # waiting longest, which the bench counted as lost connections).
     options = [*harness.NO_LIMITS, "--max-connections", str(max(1000, games * 2 * 7))]
+    if args.threads:
+        options += ["--threads", str(args.threads)]
     if postgres is None:
         db = str(folder / f"web{games}.db")
         servers = [harness.ServeProcess(db, keys, *options)]
@@ -359,6 +361,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=6)
     parser.add_argument("--think", type=float, default=3.0)
     parser.add_argument("--setups", default="sqlite,pg")
+    parser.add_argument("--threads", type=int, default=0, help="serve --threads (0: its default)")
     args = parser.parse_args()
     counts = [min(int(n), harness.MAX_GAMES) for n in args.games.split(",")]
     setups = args.setups.split(",")

@@ -6,13 +6,14 @@ import shutil
 import stat
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from ordnance.cli.map_games import judge_for, open_map
 from ordnance.core.hexgrid import Arc
-from ordnance.core.maps import png
+from ordnance.core.maps import png, svg
 from ordnance.core.maps.svg import LOS_COLOUR, PAIR_COLOUR, ArcView, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -115,10 +116,6 @@ def test_only_cairosvg_and_rsvg_convert_are_tried(monkeypatch, tmp_path):
 def test_a_kept_layer_draws_the_same_picture_as_a_fresh_one(name, monkeypatch):
     """The hexes and labels kept per map (svg._LAYERS) give the very picture drawn afresh,
     and a map that differs (one hex's terrain) is drawn anew, not from the kept layer."""
-    from dataclasses import replace
-
-    from ordnance.core.maps import svg
-
     m = open_map(name)
     chart = judge_for(m).chart()
     first = render_svg(m, chart)
