@@ -49,11 +49,13 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
                 note_failure(error, request.url.path)
                 yield b"retry: 2000\n\n"
                 return
-        yield f"retry: 1000\nevent: hello\ndata: {last}\n\n".encode()
         watcher = _watcher(request)
+        # Listening, and the pokes counted, before the hello: news that comes as the page
+        # hears it (the AI's run failing just then) is pushed, never taken as already seen.
         key = table.news.listen(game)
         poked = table.news.pokes(game)
         try:
+            yield f"retry: 1000\nevent: hello\ndata: {last}\n\n".encode()
             while True:
                 now = table.news.version(game)
                 if now is not None and now > last:
