@@ -4,6 +4,7 @@ the log untouched."""
 from __future__ import annotations
 
 import hashlib
+import shutil
 
 import pytest
 
@@ -70,6 +71,42 @@ def test_another_service_sees_every_appended_entry(sqlite_url, new_game):
         assert other.game(made.game).version == 2
         other.do(made.game, "german", made.tokens["german"], ["fire", "pak", "--ammo", "AP"])
         assert service.game(made.game).state == other.game(made.game).state
+    finally:
+        other.close()
+
+
+def copied_keys(service, folder):
+    """A second service's key store: the same keys, its own kept heads (as a copy is)."""
+    shutil.copytree(service.keys.path, folder)
+    return folder
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_command_on_a_fold_another_service_moved_past_is_decided_on_the_stored_game(
+    sqlite_url, new_game, tmp_path
+):
+    # The first service holds the game folded at version 1; the other (whose kept heads the
+    # first does not see) moves it on to the German PFPh.
+    service, made = new_game(sqlite_url)
+    assert service.game(made.game).version == 1
+    other = GameService(sqlite_url, keys=copied_keys(service, tmp_path / "other-keys"))
+    try:
+        with pytest.raises(IllegalAction):  # not in the phase the first service holds
+            other.do(made.game, "german", made.tokens["german"], ["fire", "pak", "--ammo", "AP"])
+        to_pfph(other, made)
+        shot = ["fire", "pak", "--ammo", "AP"]
+        done = service.do(made.game, "german", made.tokens["german"], shot, expect_version=2)
+        assert done.version == 3
+        # The same command again, legal on both folds: decided on the stored one.
+        other.do(made.game, "german", made.tokens["german"], ["phase", "next"])
+        again = service.do(made.game, "german", made.tokens["german"], ["phase", "next"])
+        assert again.version == 5
+        log = service.log(made.game)
+        assert [e.prev for e in log[1:]] == [e.hash for e in log[:-1]]
+        assert [e.body.get("command", {}).get("verb") for e in log[1:]] == [
+            "phase", "fire", "phase", "phase"
+        ]  # fmt: skip
+        assert other.game(made.game).state == service.game(made.game).state
     finally:
         other.close()
 

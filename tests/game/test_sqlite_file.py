@@ -4,6 +4,7 @@ SQLite file whose schema is current, and is not used for anything else."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,19 @@ def test_other_databases_and_older_schemas_go_through_sqlalchemy(made, tmp_path)
         connection.execute("UPDATE alembic_version SET version_num = '0003'")
     connection.close()
     assert open_file(str(path)) is None
+
+
+@pytest.mark.clause("SYS.record")
+def test_the_light_append_is_guarded_by_the_last_entry_too(made):
+    path, game, _tokens = made
+    store = open_file(str(path))
+    assert store is not None
+    try:
+        version, tip = store.tip(game)
+        last = store.entries(game)[-1]
+        stranger = replace(last, seq=version, prev="f" * 64, body_text=None)
+        with pytest.raises(StaleState):
+            store.append(game, version, [stranger])
+        assert store.tip(game) == (version, tip)
+    finally:
+        store.close()

@@ -57,6 +57,22 @@ def test_an_append_from_a_stale_version_is_refused_and_changes_nothing(db_url, n
     assert store.version(made.game) == 2
 
 
+@pytest.mark.clause("SYS.record")
+def test_an_append_onto_another_last_entry_at_the_same_version_is_refused(db_url, new_game):
+    # A log cut and written again to the same length: the version matches, the last entry
+    # is not the one the new entry chains to.
+    service, made = new_game(db_url)
+    store = service.store
+    head = store.entries(made.game)[-1]
+    stranger = make_entry(1, "seed", "german", {"seed": "a", "epoch": 0}, "f" * 64)
+    with pytest.raises(StaleState):
+        store.append(made.game, 1, [stranger])
+    assert store.version(made.game) == 1
+    chained = make_entry(1, "seed", "german", {"seed": "a", "epoch": 0}, head.hash)
+    store.append(made.game, 1, [chained])
+    assert [e.hash for e in store.entries(made.game)] == [head.hash, chained.hash]
+
+
 def test_entries_come_back_exactly_as_hashed(db_url, new_game):
     service, made = new_game(db_url)
     entry = service.store.entries(made.game)[0]

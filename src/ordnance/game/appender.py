@@ -18,13 +18,9 @@ from ordnance.game.database import NOTIFY_CHANNEL, parameter_mark, shown
 from ordnance.game.dberrors import driver_failure, storage_errors
 from ordnance.game.entries import Entry, canonical
 from ordnance.game.errors import StaleState
+from ordnance.game.statements import MOVE, TIP, move_parameters
 
 UNREAD: Any = object()  # the appender's fast read did not run
-# A game's version and the hash of its last entry, in one indexed look-up.
-TIP = (
-    "SELECT g.version, e.hash FROM games g LEFT JOIN entries e"
-    " ON e.game_id = g.id AND e.seq = g.version - 1 WHERE g.id = {mark}"
-)
 
 
 class Appender:
@@ -55,7 +51,7 @@ class Appender:
         self._kept_by = 0  # the process that took it
         self._busy = threading.Lock()
         mark = parameter_mark(engine)
-        self.move = f"UPDATE games SET version = {mark} WHERE id = {mark} AND version = {mark}"
+        self.move = MOVE.format(mark=mark)
         self.insert = (
             "INSERT INTO entries (game_id, seq, type, side, body, prev, hash, sig, mac)"
             f" VALUES ({', '.join([mark] * 9)})"
@@ -65,7 +61,8 @@ class Appender:
         self.read_tip = TIP.format(mark=mark)
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
-        """Store the entries if the game stands at ``based_on``; False if it does not."""
+        """Store the entries if the game stands at ``based_on`` and its last entry is the one
+        the first of them chains to; False if it does not."""
         text = canonical
         rows = [
             (game, e.seq, e.type, e.side, e.body_text or text(e.body), e.prev, e.hash, e.sig, e.mac)
@@ -166,7 +163,7 @@ class Appender:
         try:
             if self.sqlite:
                 cursor.execute("BEGIN IMMEDIATE")
-            cursor.execute(self.move, (based_on + len(rows), game, based_on))
+            cursor.execute(self.move, move_parameters(game, based_on, len(rows), rows[0][5]))
             moved = bool(cursor.rowcount == 1)
             if moved:
                 if len(rows) == 1:

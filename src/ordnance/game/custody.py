@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ordnance.core.errors import IllegalAction, OrdnanceError
 from ordnance.game import fold, snapshots
+from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import Entry, entry_mac, make_entry, signed, with_mac
 from ordnance.game.errors import LogMismatch
 from ordnance.game.fairdice import (
@@ -234,6 +235,26 @@ class Custody:
 
         check_log(game.id, kept, game.version, hash_at, "the database")
         self.keys.keep_head(game.id, last, game.head)
+
+    def is_kept_head(self, game: Game) -> bool:
+        """Whether ``game``'s last entry is the head the key store keeps for it (no process
+        sharing the key store kept a newer one)."""
+        kept = self.keys.head(game.id)
+        return kept is not None and kept.seq == game.version - 1 and kept.hash == game.head
+
+    def with_signed_head(self, game: Game, log: list[Entry]) -> list[Entry]:
+        """``log`` (the game's entries) ending in a signed head: unless it is signed already,
+        its last entry is signed here when this service wrote it, for readers who cannot check
+        a MAC (an export), and the signature kept for later exports (after more entries, the
+        next head covers this one). A database this process cannot write still exports:
+        Ed25519 signs the same head the same way next time."""
+        last = log[-1]
+        if last.sig is None and fold.signing_key(game, last) == self.signer.public_key:
+            sig = self.signer.sign(last.hash)
+            with contextlib.suppress(StorageError):
+                self.store.add_signature(game.id, last.seq, sig)
+            log = [*log[:-1], signed(last, sig)]
+        return log
 
     def keep_head(self, game: Game) -> None:
         """Keep the head of entries just committed. A key store that cannot be written now

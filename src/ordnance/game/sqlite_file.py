@@ -30,12 +30,9 @@ from ordnance.game.dberrors import damaged, driver_failure
 from ordnance.game.entries import Entry, canonical, entry_of
 from ordnance.game.errors import StaleState
 from ordnance.game.migrations import __file__ as _migrations_init
+from ordnance.game.statements import MOVE, TIP, move_parameters
 
-# A game's version and the hash of its last entry, in one indexed look-up (as Store's).
-_TIP = (
-    "SELECT g.version, e.hash FROM games g LEFT JOIN entries e"
-    " ON e.game_id = g.id AND e.seq = g.version - 1 WHERE g.id = ?"
-)
+_TIP = TIP.format(mark="?")
 _ENTRIES = (
     "SELECT seq, type, side, body, prev, hash, sig, mac FROM entries WHERE game_id = ? AND seq >= ?"
 )
@@ -242,12 +239,13 @@ class SqliteFile:
             raise BadInput("game", game, f"already exists in {self._shown}") from None
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> None:
-        """Append entries decided at version ``based_on``; StaleState if the game moved."""
+        """Append entries decided at version ``based_on``; StaleState if the game moved (as
+        Store.append: the same guarded move)."""
         try:
             with self.writing() as connection:
                 cursor = connection.connection.execute(
-                    "UPDATE games SET version = ? WHERE id = ? AND version = ?",
-                    (based_on + len(new), game, based_on),
+                    MOVE.format(mark="?"),
+                    move_parameters(game, based_on, len(new), new[0].prev),
                 )
                 if cursor.rowcount == 1:
                     connection.connection.executemany(_INSERT, _rows(game, new))

@@ -39,7 +39,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ordnance.core.errors import BadInput
-from ordnance.game.appender import TIP, UNREAD, Appender
+from ordnance.game.appender import UNREAD, Appender
 from ordnance.game.database import (
     HEAD,
     MIGRATIONS,
@@ -62,6 +62,7 @@ from ordnance.game.dberrors import StorageError, damaged, storage_errors
 from ordnance.game.entries import Entry, canonical, entry_of
 from ordnance.game.errors import StaleState
 from ordnance.game.keystore import KeyStore
+from ordnance.game.statements import TIP
 
 # Named here too for the callers that take them from the storage layer as a whole.
 __all__ = [
@@ -250,8 +251,9 @@ class Store:
     def append(self, game: str, based_on: int, new: list[Entry]) -> None:
         """Append entries decided at version ``based_on``; StaleState if the game moved.
 
-        One transaction: the version moves from ``based_on`` only if nobody moved it, and the
-        entries' unique (game, seq) key refuses a second entry at the same place. Every command
+        One transaction: the version moves from ``based_on`` only if nobody moved it and the
+        last stored entry is the one the first new entry chains to (:mod:`.statements`), and
+        the entries' unique (game, seq) key refuses a second entry at the same place. Every command
         passes here, so it speaks to the database driver directly (:class:`Appender`).
         """
         appender = self._appender
