@@ -215,8 +215,9 @@ def test_the_tour_plays_all_three_games_and_shows_its_refusals(tour_run):
         line for line in tour_run.narration.splitlines() if "[refused" in line or "[error" in line
     ]
     # The C8 leg rolls fair dice: when the PzKpfw IVH's AP shot malfunctions it (an Original DR
-    # of 12, 1 in 36), its SMOKE is refused by that first (C8.9), not by C8.5-phase.
-    phase = "C8.9-gt" if "pz4's Gun malfunctioned" in narration else "C8.5-phase"
+    # of 12, 1 in 36), its SMOKE is refused by that first (C8.9), not by C8.5-phase. The shot's
+    # events are the command's own output, not the tour's narration.
+    phase = "C8.9-gt" if "pz4's Gun malfunctioned" in output else "C8.5-phase"
     for clause in (phase, "SYS.dice", "D13.2-once", "LNL.S-fire", "V&V r. 13.1"):
         assert f"refused by {cite(clause)}" in narration, shown
     # A long picture path may break anywhere: look for the file names with the breaks taken out.

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ordnance.cli import play_words
 from ordnance.cli.game_common import shown
 from ordnance.core.errors import OrdnanceError
+from ordnance.game.legal import legal_actions
 
 if TYPE_CHECKING:
     from ordnance.cli.play_table import Seat, Waiting
@@ -138,7 +139,7 @@ class PlayLoop:
 
     def prompt(self, game: Game, *, acting: bool) -> None:
         side = self.seat.side
-        actions = list(game.rules.legal_actions(game.state, side)) if acting else []
+        actions = list(legal_actions(game, side)) if acting else []
         self.words = play_words.completions(game, side)
         if acting and self.listed != game.version:  # listed again only once it changed
             self.listed = game.version

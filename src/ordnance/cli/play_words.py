@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ordnance.core.errors import IllegalAction, OrdnanceError
 from ordnance.core.ruleset import ChanceOutcomes, CommandHelp, CounterRules, MapRules
+from ordnance.game.legal import legal_actions
 
 if TYPE_CHECKING:
     from ordnance.game.fold import Game
@@ -67,7 +68,7 @@ def completions(game: Game, side: str) -> list[str]:
             board = live[0]
             words.update(board.label(h) for h in board)
     if side in game.sides:
-        for action in rules.legal_actions(game.state, side):
+        for action in legal_actions(game, side):
             for word in action.split():
                 words.update(w for w in word.split(",") if w)
     return sorted(words)
