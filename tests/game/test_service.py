@@ -11,6 +11,7 @@ import pytest
 from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.game.errors import NotAuthorized, StaleState
 from ordnance.game.fairdice import faces
+from ordnance.game.keystore import KeyStoreError
 from ordnance.game.service import GameService
 
 SEED = bytes(range(32))
@@ -109,6 +110,22 @@ def test_a_command_on_a_fold_another_service_moved_past_is_decided_on_the_stored
         assert other.game(made.game).state == service.game(made.game).state
     finally:
         other.close()
+
+
+@pytest.mark.clause("SYS.record")
+def test_an_error_after_the_commit_is_said_and_the_command_is_not_decided_again(
+    sqlite_url, new_game, monkeypatch
+):
+    service, made = new_game(sqlite_url)
+    assert service.game(made.game).version == 1  # held
+
+    def fails(_new):
+        raise KeyStoreError(service.keys.path, "cannot drop a seed")
+
+    monkeypatch.setattr(service.custody, "forget_revealed", fails)
+    with pytest.raises(KeyStoreError):
+        to_pfph(service, made)
+    assert [e.type for e in service.log(made.game)] == ["start", "command"]
 
 
 @pytest.mark.parametrize(

@@ -459,7 +459,11 @@ class GameService:
             try:
                 return decide(held)
             except OrdnanceError:
-                pass  # a stale fold may refuse what the stored game allows: decided again
+                # Decided again only if nothing was stored: the fold is still the one held
+                # (refused before the append) or was dropped (the append refused it).
+                now = self._games.get(game_id)
+                if now is not None and now is not held:
+                    raise
         try:
             return decide(self.game(game_id))
         except StaleState:
