@@ -76,12 +76,6 @@ def test_another_service_sees_every_appended_entry(sqlite_url, new_game):
         other.close()
 
 
-def copied_keys(service, folder):
-    """A second service's key store: the same keys, its own kept heads (as a copy is)."""
-    shutil.copytree(service.keys.path, folder)
-    return folder
-
-
 @pytest.mark.clause("SYS.record")
 def test_a_command_on_a_fold_another_service_moved_past_is_decided_on_the_stored_game(
     sqlite_url, new_game, tmp_path
@@ -90,7 +84,9 @@ def test_a_command_on_a_fold_another_service_moved_past_is_decided_on_the_stored
     # first does not see) moves it on to the German PFPh.
     service, made = new_game(sqlite_url)
     assert service.game(made.game).version == 1
-    other = GameService(sqlite_url, keys=copied_keys(service, tmp_path / "other-keys"))
+    # A copy of the key store: the same keys, kept heads of its own.
+    shutil.copytree(service.keys.path, tmp_path / "other-keys")
+    other = GameService(sqlite_url, keys=tmp_path / "other-keys")
     try:
         with pytest.raises(IllegalAction):  # not in the phase the first service holds
             other.do(made.game, "german", made.tokens["german"], ["fire", "pak", "--ammo", "AP"])

@@ -33,6 +33,7 @@ from ordnance.game.migrations import __file__ as _migrations_init
 from ordnance.game.statements import MOVE, TIP, move_parameters
 
 _TIP = TIP.format(mark="?")
+_MOVE = MOVE.format(mark="?")
 _ENTRIES = (
     "SELECT seq, type, side, body, prev, hash, sig, mac FROM entries WHERE game_id = ? AND seq >= ?"
 )
@@ -244,7 +245,7 @@ class SqliteFile:
         try:
             with self.writing() as connection:
                 cursor = connection.connection.execute(
-                    MOVE.format(mark="?"),
+                    _MOVE,
                     move_parameters(game, based_on, len(new), new[0].prev),
                 )
                 if cursor.rowcount == 1:
