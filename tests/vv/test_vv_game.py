@@ -21,7 +21,7 @@ from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.hexgrid import Direction
 from ordnance.core.maps import MapFiles
-from ordnance.core.ruleset import Resolution
+from ordnance.core.ruleset import Resolution, passes_checks
 from ordnance.core.scenario_schema import scenario_schema
 from ordnance.game.scenario import load_scenario_file, scenario_from_mapping
 from ordnance.vv.game import VvRuleset
@@ -495,6 +495,51 @@ def test_random_legal_play_never_breaks(choices, seed):
             play.do(side, actions[choice % len(actions)])
         except OrdnanceError:
             pytest.fail(f"a legal action was refused: {actions[choice % len(actions)]}")
+
+
+@pytest.mark.clause("VV.AP-phases", "SYS.record")
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 1000), min_size=5, max_size=40), st.integers(0, 2**16))
+def test_a_step_is_allowed_exactly_when_it_would_resolve(choices, seed):
+    """The legal actions ask a step only its checks (not whether it opens an Opportunity Fire
+    window): every step of every unit of both sides, in every state random play reaches, is
+    allowed exactly when the full resolution accepts it."""
+    rng = random.Random(seed)
+
+    class Random:
+        def roll_dr(self, purpose):
+            return DR(rng.randint(1, 6), rng.randint(1, 6))
+
+        def roll_die(self, purpose):
+            return DieRoll(rng.randint(1, 6))
+
+    play = Play(example())
+    play.dice = Random()  # type: ignore[assignment]
+    rules, state = play.rules, play.state
+    moved = 0
+    for choice in choices:
+        if state.over:
+            break
+        board = state.board
+        for side in state.sheet.sides:
+            for unit in board.side_units(side):
+                where = board.hex_of(unit)
+                if where is None:
+                    continue
+                for to in where.neighbours():
+                    if to not in board.game_map:
+                        continue
+                    extra = ["--assault"] if rng.random() < 0.3 else []
+                    words = ["move", unit, "--to", board.label(to), *extra]
+                    command = rules.parse_command(side, words)
+                    expected = passes_checks(rules.resolve, state, command)
+                    assert rules.allows(state, command) == expected, (state.phase, words)
+                    moved += 1
+        side = rules.to_move(state)
+        actions = rules.legal_actions(state, side)
+        play.do(side, actions[choice % len(actions)])
+        state = play.state
+    assert moved > 0
 
 
 def test_the_schema_names_what_the_library_knows():

@@ -94,9 +94,15 @@ class RulesetBase(ABC, Generic[StateT]):
         legal: list[str] = []
         for text in self.candidates(state, side):
             command = self.parse_command(side, text.split())
-            if passes_checks(self.resolve, state, command):
+            if self.allows(state, command):
                 legal.append(command.text)
         return tuple(dict.fromkeys(legal))
+
+    def allows(self, state: StateT, command: Command) -> bool:
+        """Whether the rules accept ``command`` now: :func:`resolve` probed up to its first
+        roll. A ruleset whose resolution works out more than its checks (what a step lets the
+        other side do) may ask only the checks."""
+        return passes_checks(self.resolve, state, command)
 
     def sides(self, scenario: Mapping[str, Any]) -> tuple[str, ...]:
         return tuple(scenario["sides"])

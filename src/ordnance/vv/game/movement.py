@@ -72,9 +72,13 @@ def step_cost(board: Board, unit_id: str, start: Hex, to: Hex) -> int:
     return cost
 
 
-def move(state: VvState, command: Command, dice: DiceSource) -> Resolution:
-    """One step of a stack (see the module docstring); a window opens behind it if the other
-    side could Opportunity Fire at it."""
+def check_move(state: VvState, command: Command) -> dict[str, Any]:
+    """The ``moved`` event's data of a step, or the refusal: every check of :func:`move`.
+
+    Whether the step opens a window does not change whether it may be taken, so the legal
+    actions ask only this (a window's check looks at every enemy unit's shot:
+    bench_web, 100 games, 6.5% of the server's CPU went to it for steps no one took).
+    """
     if state.phase is not Phase.MOVEMENT or command.side != state.player:
         raise IllegalAction(SEQUENCE, "units move only in their own side's Movement phase")
     board = state.board
@@ -98,23 +102,31 @@ def move(state: VvState, command: Command, dice: DiceSource) -> Resolution:
     facing = command.args.get("facing")
     step = (start, to, direction)
     costs = {u: _charge(board, u, step, assault=assault, facing=facing) for u in units}
-    data: dict[str, Any] = {
+    return {
         "units": list(units),
         "to": board.label(to),
         "mp": costs,
         "assault": assault,
         "facing": facing,
     }
+
+
+def move(state: VvState, command: Command, dice: DiceSource) -> Resolution:
+    """One step of a stack (see the module docstring); a window opens behind it if the other
+    side could Opportunity Fire at it."""
+    data = check_move(state, command)
+    board = state.board
+    units, to, costs = data["units"], data["to"], data["mp"]
     events = [Event("moved", data)]
     movers = tuple(units) + tuple(r for u in units for r in board.passengers(u))
     after = apply(state, "moved", data)
-    window = {"hex": board.label(to), "movers": list(movers)}
+    window = {"hex": to, "movers": list(movers)}
     after = apply(after, "window", window)
     opens = can_opfire(after)
     if opens:
         events.append(Event("window", window))
     spent = ", ".join(f"{u} {c} MP" for u, c in costs.items())
-    words = f"{', '.join(units)} entered {board.label(to)} ({spent})."
+    words = f"{', '.join(units)} entered {to} ({spent})."
     if opens:
         words += f" {state.other(command.side)} may Opportunity Fire (opfire) or pass."
     clauses = (PHASES_CLAUSE,) if opens else (SEQUENCE,)

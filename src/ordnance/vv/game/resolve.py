@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from ordnance.core.dice import DiceSource
-from ordnance.core.errors import BadInput, IllegalAction
+from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.hexgrid import Hex
-from ordnance.core.ruleset import Command, Event, Resolution
+from ordnance.core.ruleset import Command, Event, Resolution, passes_checks
 from ordnance.vv.board import Board
 from ordnance.vv.casualties import (
     Action,
@@ -34,7 +34,7 @@ from ordnance.vv.casualties import (
     parse_allocations,
 )
 from ordnance.vv.combat_table import TABLE
-from ordnance.vv.game.movement import can_opfire, move, pass_fire
+from ordnance.vv.game.movement import can_opfire, check_move, move, pass_fire
 from ordnance.vv.game.rally import rally
 from ordnance.vv.game.rulings import PHASES_CLAUSE, RESOLVE, SEQUENCE, ruling
 from ordnance.vv.game.state import PHASES, Phase, VvState, apply, next_segment
@@ -46,25 +46,10 @@ from ordnance.vv.units import Mount
 
 def resolve(state: VvState, command: Command, dice: DiceSource) -> Resolution:
     """Check and resolve one command; raises IllegalAction or BadInput, never half-applies."""
-    if state.over:
-        raise IllegalAction(SEQUENCE, "the scenario is over")
+    _check_turn(state, command)
     verb = command.verb
-    pending = state.pending
-    if pending is not None and verb != "assign-cp":
-        raise IllegalAction(
-            RESOLVE,
-            f"{pending.cp} CP wait in {state.board.label(pending.hex)}: {pending.defender}"
-            " fulfils them first (assign-cp)",
-        )
     if verb == "assign-cp":
         return _assign(state, command, dice)
-    window = state.window
-    if window is not None and verb not in ("opfire", "pass"):
-        raise IllegalAction(
-            PHASES_CLAUSE,
-            f"{', '.join(window.movers)} entered {state.board.label(window.hex)}:"
-            f" {state.other(state.player)} may Opportunity Fire first (opfire, or pass)",
-        )
     handlers = {
         "phase": _phase,
         "pass": pass_fire,
@@ -76,6 +61,42 @@ def resolve(state: VvState, command: Command, dice: DiceSource) -> Resolution:
     if verb not in handlers:
         raise BadInput("command", command.text, "not a V&V command")
     return handlers[verb](state, command, dice)
+
+
+def allows(state: VvState, command: Command) -> bool:
+    """Whether :func:`resolve` accepts ``command`` (probed up to its first roll). A step is
+    asked only its checks (:func:`.movement.check_move`): whether it opens a window is worked
+    out when it is taken, and does not change whether it may be."""
+    if command.verb != "move":
+        return passes_checks(resolve, state, command)
+    try:
+        _check_turn(state, command)
+        check_move(state, command)
+    except OrdnanceError:
+        return False
+    return True
+
+
+def _check_turn(state: VvState, command: Command) -> None:
+    """The refusals of the sequence of play before any command's own: the scenario over, CP
+    waiting, a window open."""
+    if state.over:
+        raise IllegalAction(SEQUENCE, "the scenario is over")
+    verb = command.verb
+    pending = state.pending
+    if pending is not None and verb != "assign-cp":
+        raise IllegalAction(
+            RESOLVE,
+            f"{pending.cp} CP wait in {state.board.label(pending.hex)}: {pending.defender}"
+            " fulfils them first (assign-cp)",
+        )
+    window = state.window
+    if window is not None and verb not in ("opfire", "pass", "assign-cp"):
+        raise IllegalAction(
+            PHASES_CLAUSE,
+            f"{', '.join(window.movers)} entered {state.board.label(window.hex)}:"
+            f" {state.other(state.player)} may Opportunity Fire first (opfire, or pass)",
+        )
 
 
 # --- phases ----------------------------------------------------------------------------------

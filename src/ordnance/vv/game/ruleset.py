@@ -39,7 +39,7 @@ from ordnance.vv.game.commands import COMMANDS, parse_command
 from ordnance.vv.game.counters import counters
 from ordnance.vv.game.event_text import describe
 from ordnance.vv.game.outcomes import command_odds
-from ordnance.vv.game.resolve import resolve
+from ordnance.vv.game.resolve import allows, resolve
 from ordnance.vv.game.scenario import Sheet, load_scenario
 from ordnance.vv.game.state import Phase, VvState, apply, initial_state
 from ordnance.vv.odds import CasualtyPoints
@@ -72,6 +72,9 @@ class VvRuleset(RulesetBase[VvState]):
 
     def candidates(self, state: VvState, side: str) -> list[str]:
         return _candidates(state, side)
+
+    def allows(self, state: VvState, command: Command) -> bool:
+        return allows(state, command)
 
     def view(self, state: VvState) -> JsonObject:
         return view(state)
