@@ -24,8 +24,10 @@ game's server-sent events. A turn of a side is what a browser does:
 
 Reported per level and set-up: action p50/p95 (request to answer), push p50/p95 (request to
 the other page's event), page p95 and preview p95, errors (5xx, a lost connection or a push
-that never came; refusals of a legal action are counted apart), and how much CPU the load
-generator (this process) and the servers took, in cores. Targets (issue 28): 500 games on
+that never came; refusals of a legal action are counted apart), how much CPU the load
+generator (this process) and the servers took while the games were played, in cores, and the
+servers' CPU per person's action in ms (what the action brings: its pages, preview, pushes and
+the AI's answers; one server core serves 1000 / that actions a second). Targets (issue 28): 500 games on
 ``pg x2`` and 300 on ``sqlite``, think 3 s: action p95 < 100 ms, push p95 < 250 ms, 0 errors.
 The servers run with rate limits off (one machine sends everything).
 
@@ -46,7 +48,7 @@ import shlex
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -55,7 +57,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import web_harness as harness
-from ordnance.web.security import side_cookie
+from ordnance.web.security import CSRF_COOKIE, side_cookie
 
 VV = Path(__file__).resolve().parents[1] / "examples" / "vv-meeting-engagement.yaml"
 AI_SIDE = "german"  # the side the server's AI plays in one game in five
@@ -106,9 +108,17 @@ class Side:
     )
     seen: dict[int, float] = field(default_factory=dict)
     woken: asyncio.Event = field(default_factory=asyncio.Event)
+    csrf: str | None = None  # the CSRF cookie its first page set, sent back as a browser does
 
     def headers(self, game: str) -> dict[str, str]:
-        return {"Cookie": f"{side_cookie(game, self.name)}={self.token}"}
+        cookies = f"{side_cookie(game, self.name)}={self.token}"
+        if self.csrf is not None:
+            cookies += f"; {CSRF_COOKIE}={self.csrf}"
+        return {"Cookie": cookies}
+
+    def keep(self, answer: httpx.Response) -> None:
+        """The cookies a page sets (its cookies are sent by hand: see :meth:`headers`)."""
+        self.csrf = answer.cookies.get(CSRF_COOKIE, self.csrf)
 
 
 async def timed(
@@ -167,8 +177,10 @@ class Player:
         url = f"{side.base}/games/{self.game}/{side.name}?seen={seen}"
         got = side.client.get(url, headers=side.headers(self.game))
         answer = await timed(self.tally.page, got, self.tally.errors)
-        if answer is not None and answer.status_code >= 500:
-            self.tally.failed(f"page {answer.status_code}")
+        if answer is not None:
+            side.keep(answer)
+            if answer.status_code >= 500:
+                self.tally.failed(f"page {answer.status_code}")
 
     async def status(self, side: Side) -> dict[str, object]:
         url = f"{side.base}/api/games/{self.game}?side={side.name}"
@@ -194,8 +206,10 @@ class Player:
             url = f"{side.base}/games/{self.game}/{side.name}/preview?action={quote(action)}"
             got = side.client.get(url, headers=side.headers(self.game))
             answer = await timed(self.tally.preview, got, self.tally.errors)
-            if answer is not None and answer.status_code >= 500:
-                self.tally.failed(f"preview {answer.status_code}")
+            if answer is not None:
+                side.keep(answer)
+                if answer.status_code >= 500:
+                    self.tally.failed(f"preview {answer.status_code}")
         start = time.perf_counter()
         answer = await timed(
             self.tally.action,
@@ -286,7 +300,15 @@ async def make(
     return made["game"], sides, ai
 
 
-async def play(bases: list[str], games: int, actions: int, think: float, seed: int) -> Tally:
+async def play(
+    bases: list[str],
+    games: int,
+    actions: int,
+    think: float,
+    seed: int,
+    started: Callable[[], None] = lambda: None,
+) -> Tally:
+    """Make the games, then play them (``started`` is called in between)."""
     tally = Tally()
     rng = random.Random(seed)
     async with httpx.AsyncClient(timeout=60, limits=BROWSER) as client:  # the set-up's
@@ -299,6 +321,7 @@ async def play(bases: list[str], games: int, actions: int, think: float, seed: i
                 url = f"{side.base}/games/{game}/events?seen=1"
                 listeners.append(asyncio.create_task(listen(url, side, ready[-1])))
         await asyncio.gather(*(r.wait() for r in ready))
+        started()
         players = [Player(g, s, tally, ai) for g, s, ai in made]
         await asyncio.gather(
             *(p.play(actions, think, random.Random(rng.random())) for p in players)
@@ -323,8 +346,9 @@ def measure(
     games: int,
     args: argparse.Namespace,
 ) -> tuple[Tally, float, float, float]:
-    """One set-up at one level: the tally, the wall time, the generator's and the servers'
-    CPU (cores)."""
+    """One set-up at one level, while its games are played (not made): the tally, the
+    generator's and the servers' CPU (cores), and the servers' CPU per person's action (ms,
+    the pages, previews, pushes and AI commands it brings included)."""
     keys = folder / f"ai-{label}-{games}.json"
     # A side holds its event stream and up to 6 connections: a host of N games raises the
     # bound of 1000 connections per process (at 500 games on one process it closed the ones
@@ -341,15 +365,20 @@ def measure(
     try:
         for server in servers:
             server.wait()
-        before = resource.getrusage(resource.RUSAGE_SELF)
-        served = sum(cpu_of(s.process.pid) for s in servers)
-        start = time.perf_counter()
-        tally = asyncio.run(play([s.url for s in servers], games, args.actions, args.think, 28))
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_SELF)
-        mine = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-        theirs = sum(cpu_of(s.process.pid) for s in servers) - served
-        return tally, wall, mine / wall, theirs / wall
+        marks: list[tuple[float, float, float]] = []
+
+        def mark() -> None:  # (wall, this process's CPU, the servers' CPU)
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            served = sum(cpu_of(s.process.pid) for s in servers)
+            marks.append((time.perf_counter(), used.ru_utime + used.ru_stime, served))
+
+        urls = [s.url for s in servers]
+        tally = asyncio.run(play(urls, games, args.actions, args.think, 28, started=mark))
+        mark()
+        (start, mine, theirs), (end, mine_end, theirs_end) = marks
+        wall = end - start
+        served = (theirs_end - theirs) * 1000 / max(1, len(tally.action))
+        return tally, (mine_end - mine) / wall, (theirs_end - theirs) / wall, served
     finally:
         for server in servers:
             server.stop()
@@ -372,7 +401,7 @@ def main() -> None:
     print(
         f"{'games':>5} {'setup':>7} {'act p50':>8} {'act p95':>8} {'push p50':>9}"
         f" {'push p95':>9} {'page p95':>9} {'prev p95':>9} {'errors':>6} {'refused':>7}"
-        f" {'gen cpu':>7} {'srv cpu':>7}  load"
+        f" {'gen cpu':>7} {'srv cpu':>7} {'srv ms/act':>10}  load"
     )
     postgres = harness.Postgres() if "pg" in setups else None
     try:
@@ -380,7 +409,7 @@ def main() -> None:
             folder = Path(name)
             for games in counts:
                 for label in setups:
-                    tally, _wall, mine, theirs = measure(
+                    tally, mine, theirs, per_action = measure(
                         label, folder, postgres if label == "pg" else None, games, args
                     )
                     shown = "pg x2" if label == "pg" else label
@@ -390,7 +419,7 @@ def main() -> None:
                         f" {pct(tally.action, 0.95):8.1f} {pct(tally.push, 0.5):9.1f}"
                         f" {pct(tally.push, 0.95):9.1f} {pct(tally.page, 0.95):9.1f}"
                         f" {pct(tally.preview, 0.95):9.1f} {len(tally.errors):6d}"
-                        f" {tally.refused:7d} {mine:7.2f} {theirs:7.2f}  {load:.1f}",
+                        f" {tally.refused:7d} {mine:7.2f} {theirs:7.2f} {per_action:10.1f}  {load:.1f}",
                         flush=True,
                     )
                     if tally.errors:

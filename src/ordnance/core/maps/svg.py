@@ -114,12 +114,14 @@ class SightView:
 
 # The hexes, their labels and their extent are the same at every state of a game whose map
 # does not change: on the ASL village map (6,650 hexes) they were 90% of a 33 ms picture drawn
-# at every version (2.2 ms with them kept; docs/benchmarks.md, bench_web). They are kept per
-# map, hex size and frame offset, and chart: a key holds the chart's id only (a chart holds
-# mappings, so it has no hash) and the value the chart itself, so a kept layer is used only
-# with that very chart.
+# at every version (2.2 ms with them kept; docs/benchmarks.md, bench_web). So are the
+# hexsides and, mostly, the legend: a third of what was left (bench_web, 150 games: 5% of the
+# server's CPU). They are kept per map, hex size and frame offset, and chart: a key holds the
+# chart's id only (a chart holds mappings, so it has no hash) and the value the chart itself,
+# so a kept layer is used only with that very chart. Four layers of a map and its frame: room
+# for the maps of many games at once (a V&V map with smoke is a map of its own).
 T = TypeVar("T")
-_LAYERS = BoundedCache[tuple[object, ...], tuple[TerrainChart | None, object]](64)
+_LAYERS = BoundedCache[tuple[object, ...], tuple[TerrainChart | None, object]](256)
 
 
 def _layer(key: tuple[object, ...], chart: TerrainChart | None, make: Callable[[], T]) -> T:
@@ -233,13 +235,13 @@ class _Drawing(SightLayer):
         if seen is not None:
             self.end(seen.origin, "S", SEEN_COLOUR)
         badges = {b.text: b.key for stack in self.stacks.values() for c in stack for b in c.badges}
-        parts, height = legend_svg(
-            Legend(self.m, self.chart, self.colours, badges, los, arc, seen),
-            left=self.margin,
-            room=self.width - 2 * self.margin,
-            top=self.map_bottom + self.s * 0.8,
-            scale=min(self.s, 30.0),  # the legend's own scale: readable, never huge
-        )
+        legend = Legend(self.m, self.chart, self.colours, badges, los, arc, seen)
+        if los is None and arc is None and seen is None:
+            # Without a line or a shading it changes only with the sides and badges shown.
+            key = ("legend", self.m, self.s, self.dx, self.dy, *self.colours.items(), *badges.items())
+            parts, height = _layer(key, self.chart, lambda: self.legend(legend))
+        else:
+            parts, height = self.legend(legend)
         self.parts += parts
         for index, words in enumerate(self.title_lines):
             self.text(
@@ -261,18 +263,41 @@ class _Drawing(SightLayer):
         )
         return head + "\n".join(self.parts) + "</svg>\n"
 
+    def legend(self, legend: Legend) -> tuple[list[str], float]:
+        """The legend's parts below the map, and the picture's height."""
+        return legend_svg(
+            legend,
+            left=self.margin,
+            room=self.width - 2 * self.margin,
+            top=self.map_bottom + self.s * 0.8,
+            scale=min(self.s, 30.0),  # the legend's own scale: readable, never huge
+        )
+
     def _title_width(self, words: str) -> float:
         return text_width(words, self.title_size, bold=True)
 
-    def terrain(self) -> None:
-        """Every hex, drawn once per map and frame (see ``_LAYERS``)."""
-        key = ("terrain", self.m, self.s, self.dx, self.dy)
-        self.parts += _layer(key, self.chart, self._terrain)
+    def kept(self, what: str, draw: Callable[[], None]) -> None:
+        """What ``draw`` adds to the picture, drawn once per map, frame and chart and kept as
+        one text (see ``_LAYERS``): it reads nothing but those."""
 
-    def _terrain(self) -> list[str]:
+        def make() -> str:
+            start = len(self.parts)
+            draw()
+            drawn = "\n".join(self.parts[start:])
+            del self.parts[start:]
+            return drawn
+
+        text = _layer((what, self.m, self.s, self.dx, self.dy), self.chart, make)
+        if text:
+            self.add(text)
+
+    def terrain(self) -> None:
+        """Every hex."""
+        self.kept("terrain", self._terrain)
+
+    def _terrain(self) -> None:
         # The outline every hex shares is said once, on their group (inherited); the brown
         # washes of higher ground follow the group, each inside its own hex.
-        start = len(self.parts)
         self.add('<g class="hexes" stroke="#8d8d8d" stroke-width="0.7">')
         washes: list[Hex] = []
         for hex in self.m:
@@ -299,9 +324,6 @@ class _Drawing(SightLayer):
                     f'fill="#8d6e63" fill-opacity="{opacity:.2f}" stroke="#5d4037" '
                     'stroke-width="1.2" pointer-events="none"',
                 )
-        drawn = self.parts[start:]
-        del self.parts[start:]
-        return drawn
 
     def sees(self, view: SightView) -> None:
         """Each hex the unit sees, shaded: stronger for a clear line, lighter when hindered."""
@@ -347,6 +369,10 @@ class _Drawing(SightLayer):
             )
 
     def hexsides(self) -> None:
+        """Every hexside's feature (walls, hedges, bocage...)."""
+        self.kept("hexsides", self._hexsides)
+
+    def _hexsides(self) -> None:
         for side, name in sorted(self.m.hexsides.items()):
             feature = self.chart.hexside(name)
             a, b = self.side_points(side)
