@@ -27,9 +27,9 @@ the other page's event), page p95 and preview p95, errors (5xx, a lost connectio
 that never came; refusals of a legal action are counted apart), how much CPU the load
 generator (this process) and the servers took while the games were played, in cores, and the
 servers' CPU per person's action in ms (what the action brings: its pages, preview, pushes and
-the AI's answers; one server core serves 1000 / that actions a second). Targets (issue 28): 500 games on
-``pg x2`` and 300 on ``sqlite``, think 3 s: action p95 < 100 ms, push p95 < 250 ms, 0 errors.
-The servers run with rate limits off (one machine sends everything).
+the AI's answers; one server core serves 1000 / that actions a second). Targets (issue 28):
+500 games on ``pg x2`` and 300 on ``sqlite``, think 3 s: action p95 < 100 ms, push p95 < 250
+ms, 0 errors. The servers run with rate limits off (one machine sends everything).
 
 Run: .venv/bin/python benchmarks/bench_web.py [--games 100,300,500] [--actions 6] [--think 3]
       [--setups sqlite,pg] [--threads N]
@@ -306,6 +306,7 @@ async def play(
     actions: int,
     think: float,
     seed: int,
+    *,
     started: Callable[[], None] = lambda: None,
 ) -> Tally:
     """Make the games, then play them (``started`` is called in between)."""
@@ -419,7 +420,8 @@ def main() -> None:
                         f" {pct(tally.action, 0.95):8.1f} {pct(tally.push, 0.5):9.1f}"
                         f" {pct(tally.push, 0.95):9.1f} {pct(tally.page, 0.95):9.1f}"
                         f" {pct(tally.preview, 0.95):9.1f} {len(tally.errors):6d}"
-                        f" {tally.refused:7d} {mine:7.2f} {theirs:7.2f} {per_action:10.1f}  {load:.1f}",
+                        f" {tally.refused:7d} {mine:7.2f} {theirs:7.2f} {per_action:10.1f}"
+                        f"  {load:.1f}",
                         flush=True,
                     )
                     if tally.errors:

@@ -10,10 +10,19 @@ from __future__ import annotations
 import shlex
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ordnance.asl.game.commands import COMMANDS as ASL
 from ordnance.asl.game.commands import parse_command as asl
-from ordnance.core.command_words import CommandTable, Option, Positional, Verb, whole_number
+from ordnance.core.command_words import (
+    CommandTable,
+    Option,
+    Positional,
+    Verb,
+    split_words,
+    whole_number,
+)
 from ordnance.core.errors import BadInput
 from ordnance.lnl.game.commands import COMMANDS as LNL
 from ordnance.lnl.game.commands import parse_command as lnl
@@ -139,3 +148,17 @@ def test_words_read_again_come_from_the_cache_as_fresh_copies():
     again = asl("german", ["move", "pz4", "--to", "4J3"])
     assert again.args["to"] == ["4J3"] and again.text == "move pz4 --to 4J3"
     assert ("move", "pz4", "--to", "4J3") in ASL._read
+
+
+@pytest.mark.clause("SYS.record")
+@given(st.text(alphabet=st.sampled_from(list(" \t\n'\"\\ab-,=é\x0b")), max_size=30) | st.text())
+def test_split_words_reads_as_shlex_does(text):
+    """The plain-text shortcut of split_words reads every text as shlex.split does (or
+    refuses it as shlex does)."""
+    try:
+        expected = shlex.split(text)
+    except ValueError:
+        with pytest.raises(ValueError):
+            split_words(text)
+        return
+    assert split_words(text) == expected

@@ -48,6 +48,23 @@ if TYPE_CHECKING:
     import click
 
 
+def split_words(text: str) -> list[str]:
+    """A command's words, read as a shell reads them (:func:`shlex.split`).
+
+    Printable ASCII without quotes or backslashes (every command text the rules write but one
+    with a quoted value) is split at its spaces only, as shlex would, without its reader: a
+    page splits each legal action, and shlex was 3% of the server's CPU (bench_web, 150 games).
+
+    >>> split_words("fire pz4 --ammo AP --at 4G5")
+    ['fire', 'pz4', '--ammo', 'AP', '--at', '4G5']
+    >>> split_words("note a --text 'two words'")
+    ['note', 'a', '--text', 'two words']
+    """
+    if text.isascii() and text.isprintable() and not any(c in text for c in "\"'\\"):
+        return text.split()
+    return shlex.split(text)
+
+
 def bounded(what: str, text: str) -> int:
     """A whole number of at most MAX_DIGITS ASCII digits, with an optional sign."""
     return _whole(text, what, -MAX_NUMBER, MAX_NUMBER)

@@ -26,12 +26,11 @@ verb='rally', command='rally a1', note=''))
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from ordnance.core.command_words import CommandTable
+from ordnance.core.command_words import CommandTable, split_words
 from ordnance.core.errors import OrdnanceError
 
 
@@ -82,7 +81,7 @@ def offers_from_actions(
     found: list[Offer] = []
     for text in actions:
         try:
-            words = shlex.split(text)
+            words = split_words(text)
         except ValueError:
             continue
         if not names_unit(table, words, unit):

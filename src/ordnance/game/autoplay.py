@@ -39,6 +39,7 @@ from ordnance.game.fold import Game
 from ordnance.game.legal import legal_actions
 from ordnance.game.rolls import NeededRoll, entered_dice, needed_rolls
 from ordnance.game.service import Applied, GameService
+from ordnance.game.state_view import state_view
 
 # The AI stops after this many commands in a row (a guard; a V&V phase takes a handful).
 MAX_AI_COMMANDS = 200
@@ -144,7 +145,7 @@ def forced_choice(game: Game, side: str) -> str | None:
     if len(actions) != 1 or actions[0] not in NO_CHOICE:
         return None
     only = actions[0]
-    if only == "phase next" and game.rules.view(game.state).get("player") in (None, side):
+    if only == "phase next" and state_view(game).get("player") in (None, side):
         return None  # its own Player Turn: the player ends its phases when it wants
     if game.dice.mode == "physical":
         command = game.rules.parse_command(side, shlex.split(only))

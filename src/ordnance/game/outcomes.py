@@ -14,6 +14,7 @@ from ordnance.game.entries import Entry
 from ordnance.game.fold import Game
 from ordnance.game.legal import legal_actions
 from ordnance.game.signing import fingerprint
+from ordnance.game.state_view import state_view
 
 
 @dataclass(frozen=True)
@@ -127,5 +128,5 @@ def status_json(game: Game, side: str | None = None) -> dict[str, Any]:
             if acting is not None
             else {}
         ),
-        "state": game.rules.view(game.state),
+        "state": state_view(game),
     }  # fmt: skip

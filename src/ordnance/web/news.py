@@ -18,6 +18,7 @@ from typing import Any
 from ordnance.game.entries import Entry
 from ordnance.game.fold import Game
 from ordnance.game.news import NEWS_SHOWN, news_since, sentences
+from ordnance.game.state_view import state_view
 
 # The keys of a command's arguments and its events' data that name hexes, and units.
 _HEX_KEYS = ("at", "target", "to", "dest", "hex")
@@ -91,7 +92,7 @@ def _names(value: object) -> list[str]:
 
 
 def _unit_hexes(game: Game) -> Mapping[str, str]:
-    units: Any = game.rules.view(game.state).get("units")
+    units: Any = state_view(game).get("units")
     if not isinstance(units, Mapping):
         return {}
     return {

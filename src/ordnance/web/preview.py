@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ordnance.core.command_words import CommandTable, Option
+from ordnance.core.command_words import CommandTable, Option, split_words
 from ordnance.core.dice import SeededDice
 from ordnance.core.errors import IllegalAction, OrdnanceError
 from ordnance.core.maps import LosVerdict
@@ -34,6 +34,7 @@ from ordnance.game.legal import legal_actions
 from ordnance.game.picture import game_picture
 from ordnance.game.registry import judge_for
 from ordnance.game.rolls import NeededRoll, needed_rolls
+from ordnance.game.state_view import state_view
 from ordnance.web.charts import odds_chart, percent
 from ordnance.web.views import unit_hex
 
@@ -58,7 +59,7 @@ def _declares_units(table: CommandTable) -> bool:
 
 def _words(text: str) -> list[str]:
     try:
-        return shlex.split(text)
+        return split_words(text)
     except ValueError:
         return []
 
@@ -82,7 +83,7 @@ def unit_offers(game: Game, side: str, unit: str) -> tuple[str | None, tuple[Off
         return where, offers_from_actions(table, actions, unit, where)
     if where is None:
         return None, ()
-    units = rules.view(game.state).get("units")
+    units = state_view(game).get("units")
     found = [
         Offer(where, words[0], text)
         for text in actions
@@ -94,10 +95,9 @@ def unit_offers(game: Game, side: str, unit: str) -> tuple[str | None, tuple[Off
 def unit_actions(game: Game, side: str) -> tuple[list[str], list[str]]:
     """The side's units that may act now (in the order their actions come) and the legal
     actions that belong to no unit (``phase next``, ``pass``, ``choose E5``...)."""
-    rules = game.rules
     actions = legal_actions(game, side)
     table = table_of(game)
-    units = rules.view(game.state).get("units")
+    units = state_view(game).get("units")
     known = units if isinstance(units, Mapping) else {}
     acting: dict[str, None] = {}
     alone: list[str] = []

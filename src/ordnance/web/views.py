@@ -19,6 +19,7 @@ from ordnance.game.entry_words import entry_words
 from ordnance.game.fold import Game
 from ordnance.game.picture import game_picture
 from ordnance.game.registry import judge_for
+from ordnance.game.state_view import state_view
 from ordnance.web.charts import die_face
 from ordnance.web.labels import href_for
 from ordnance.web.pictures import PICTURES
@@ -204,7 +205,7 @@ def _draw(
 
 def unit_hex(game: Game, unit: str | None) -> str | None:
     """The hex label of a unit in the ruleset's view, if it has one."""
-    units = game.rules.view(game.state).get("units")
+    units = state_view(game).get("units")
     if not isinstance(units, Mapping) or unit is None:
         return None
     found = units.get(unit)

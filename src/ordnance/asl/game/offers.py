@@ -37,7 +37,6 @@ Offer(hex='4G5', verb='fire', command='fire pz4 --ammo HE --at 4G5', note='HE, r
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from threading import Lock
 from typing import Any, TypeVar
@@ -52,6 +51,7 @@ from ordnance.asl.game.sight import visibility
 from ordnance.asl.game.state import AslState
 from ordnance.asl.notation import Family
 from ordnance.asl.smoke import Phase
+from ordnance.core.command_words import split_words
 from ordnance.core.hexgrid import Hex
 from ordnance.core.offers import Offer
 from ordnance.core.ruleset import Command, passes_checks
@@ -106,7 +106,7 @@ def _offers(state: AslState, side: str, unit_id: str, legal: LegalActions) -> tu
     found: list[Offer] = []
     actions = _kept(_LEGAL, (id(state), side), state, lambda: legal(state, side))
     for text in actions:
-        words = shlex.split(text)
+        words = split_words(text)
         if len(words) < 2 or words[1] != unit_id:
             continue
         verb, args = COMMANDS.read(words)
@@ -132,7 +132,7 @@ def _checked(state: AslState, unit: Unit, verb: str, args: dict[str, Any]) -> st
 
 
 def _own_hex(state: AslState, unit: Unit, here: Hex, args: Any, text: str) -> list[Offer]:
-    return [Offer(state.sheet.label(here), shlex.split(text)[0], text)]
+    return [Offer(state.sheet.label(here), split_words(text)[0], text)]
 
 
 def _move(state: AslState, unit: Unit, here: Hex, args: Any, text: str) -> list[Offer]:

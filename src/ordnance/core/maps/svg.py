@@ -238,7 +238,15 @@ class _Drawing(SightLayer):
         legend = Legend(self.m, self.chart, self.colours, badges, los, arc, seen)
         if los is None and arc is None and seen is None:
             # Without a line or a shading it changes only with the sides and badges shown.
-            key = ("legend", self.m, self.s, self.dx, self.dy, *self.colours.items(), *badges.items())
+            key = (
+                "legend",
+                self.m,
+                self.s,
+                self.dx,
+                self.dy,
+                *self.colours.items(),
+                *badges.items(),
+            )
             parts, height = _layer(key, self.chart, lambda: self.legend(legend))
         else:
             parts, height = self.legend(legend)
