@@ -76,3 +76,18 @@ def test_bench_first_times_first_and_cached_answers_at_each_version(warm: bool) 
     assert all(row.endswith(("pass", "FAIL", "n/a")) for row in rows), rows
     sys.path.insert(0, str(BENCHMARKS))
     assert doctest.testmod(importlib.import_module("bench_first")).failed == 0
+
+
+@pytest.mark.clause("SYS.record")
+def test_bench_web_plays_games_through_a_server_and_counts_what_they_cost() -> None:
+    # Five games (the fifth against the server's AI), each side acting twice.
+    done = run_bench("--games", "5", "--actions", "2", "--think", "0.2", "--setups", "sqlite",
+                     bench="bench_web.py")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    header, row = done.stdout.splitlines()[1:3]
+    assert header.split()[-3:] == ["srv", "ms/act", "load"], header
+    # games, setup, act p50 and p95, push, page, preview, errors, refused, the CPUs, ms/act, load
+    values = row.split()
+    assert values[:2] == ["5", "sqlite"] and len(values) == 14, row
+    assert values[8] == "0", done.stdout  # errors
+    assert float(values[3]) > 0 and float(values[12]) > 0, row  # act p95, srv ms/act
