@@ -10,15 +10,17 @@ import shlex
 import textwrap
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from ordnance.core.errors import OrdnanceError
-from ordnance.game.entries import Entry
-from ordnance.game.news import entry_sentence, news_since
+from ordnance.game.entries import Entry, make_entry
+from ordnance.game.news import entry_sentence, news_since, sentences
 from ordnance.game.registry import ruleset
 from ordnance.game.scenario import load_scenario_file
 from ordnance.game.service import GameService
+from ordnance.web.news import log_sentences
 from ordnance.web.table import Table
 
 from .conftest import create_game, csrf_of, version_of
@@ -82,8 +84,6 @@ def _play(service: GameService, example: str, seed: int, steps: int) -> list[Ent
 
 
 def _command(side: str, text: str, events: list[tuple[str, dict[str, object]]]) -> Entry:
-    from ordnance.game.entries import make_entry  # noqa: PLC0415
-
     words = text.split()
     body = {
         "command": {"side": side, "verb": words[0], "text": text, "args": {"unit": words[1]}},
@@ -143,6 +143,24 @@ def test_news_since_a_version_is_bounded_newest_last(tmp_path):
     many = news_since(log, 1, rules, limit=5)
     assert many[0] == f"({len(log) - 1 - 5} earlier entries in the log)"
     assert many[1:] == [entry_sentence(e, rules, log) for e in log[-5:]]
+
+
+@pytest.mark.clause("SYS.record")
+def test_the_page_log_tells_the_newest_entries_only_and_names_an_undone_command(tmp_path):
+    service = GameService(f"sqlite:///{tmp_path / 'games.db'}")
+    log = _play(service, "vv-meeting-engagement", 3, 30)
+    taken = next(e for e in log if e.type == "command")
+    undo = make_entry(len(log), "undo", taken.side, {"undone": taken.seq}, "0" * 64)
+    log = [*log, undo]
+    rules = ruleset("vv")
+    shown = log_sentences(SimpleNamespace(rules=rules), log, 5)  # type: ignore[arg-type]
+    assert shown == sentences(log, rules)[-5:][::-1]
+    # The undo's command lies outside the five told, and is still named.
+    assert taken not in log[-5:]
+    assert shown[0] == (
+        undo.seq,
+        f"undo: {taken.side} took back entry {taken.seq} ({taken.body['command']['text']})",
+    )
 
 
 @pytest.mark.clause("SYS.record")

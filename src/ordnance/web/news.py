@@ -17,7 +17,7 @@ from typing import Any
 
 from ordnance.game.entries import Entry
 from ordnance.game.fold import Game
-from ordnance.game.news import NEWS_SHOWN, news_since, sentences
+from ordnance.game.news import NEWS_SHOWN, entry_sentence, news_since
 from ordnance.game.state_view import state_view
 
 # The keys of a command's arguments and its events' data that name hexes, and units.
@@ -53,8 +53,10 @@ def page_news(game: Game, log: Sequence[Entry], seen: int | None) -> list[str]:
 
 
 def log_sentences(game: Game, log: Sequence[Entry], shown: int) -> list[tuple[int, str]]:
-    """The newest ``shown`` entries as sentences, newest first (the page's log list)."""
-    return sentences(log, game.rules)[-shown:][::-1]
+    """The newest ``shown`` entries as sentences, newest first (the page's log list): only
+    those are told (a V&V game of 138 entries: 4.6 ms a version when every entry was), each
+    with the whole log to name the command an undo took back."""
+    return [(e.seq, entry_sentence(e, game.rules, log)) for e in log[-shown:]][::-1]
 
 
 def last_action(game: Game, log: Sequence[Entry]) -> LastAction | None:
