@@ -17,7 +17,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ordnance.core.dice import DR, DieRoll
+from ordnance.core.dice import DR, DieRoll, SeededDice
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.hexgrid import Direction
 from ordnance.core.maps import MapFiles
@@ -469,17 +469,8 @@ def test_the_example_loads_self_contained():
 def test_random_legal_play_never_breaks(choices, seed):
     """Whatever legal command is sent, it resolves (or, past its roll, is refused cleanly) and
     the fold stays consistent; the AI's commands are always legal."""
-    rng = random.Random(seed)
-
-    class Random:
-        def roll_dr(self, purpose):
-            return DR(rng.randint(1, 6), rng.randint(1, 6))
-
-        def roll_die(self, purpose):
-            return DieRoll(rng.randint(1, 6))
-
     play = Play(example())
-    play.dice = Random()  # type: ignore[assignment]
+    play.dice = SeededDice(seed)  # type: ignore[assignment]
     for choice in choices:
         if play.state.over:
             break
@@ -505,16 +496,8 @@ def test_a_step_is_allowed_exactly_when_it_would_resolve(choices, seed):
     window): every step of every unit of both sides, in every state random play reaches, is
     allowed exactly when the full resolution accepts it."""
     rng = random.Random(seed)
-
-    class Random:
-        def roll_dr(self, purpose):
-            return DR(rng.randint(1, 6), rng.randint(1, 6))
-
-        def roll_die(self, purpose):
-            return DieRoll(rng.randint(1, 6))
-
     play = Play(example())
-    play.dice = Random()  # type: ignore[assignment]
+    play.dice = SeededDice(seed)  # type: ignore[assignment]
     rules, state = play.rules, play.state
     moved = 0
     for choice in choices:
