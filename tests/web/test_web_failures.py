@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import logging
+import re
 import resource
 import socket
 import stat
@@ -30,6 +31,7 @@ from ordnance.game.dberrors import StorageError
 from ordnance.game.storage import Store
 from ordnance.web import security
 from ordnance.web.app import create_app
+from ordnance.web.connections import MAX_HEADER_BYTES
 from ordnance.web.table import AiKeys
 
 with warnings.catch_warnings():
@@ -395,3 +397,36 @@ def test_a_full_descriptor_table_is_logged_once_then_counted(caplog):
         "cannot accept connections: Too many open files (waiting for some to close) (1)"
     ]
     assert all(r.exc_info is None for r in caplog.records)
+
+
+@pytest.mark.clause("SYS.record")
+def test_headers_past_the_bound_are_answered_431_and_the_table_goes_on(tmp_path):
+    served = Served(tmp_path)
+    try:
+        # One line short of the end of the headers, past the bound: answered and closed.
+        with socket.create_connection(("127.0.0.1", served.port), timeout=5) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            for _ in range(MAX_HEADER_BYTES // 1000 + 1):
+                sock.sendall(b"X-Pad: " + b"a" * 991 + b"\r\n")
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 431 ")
+        assert f"at most {MAX_HEADER_BYTES} bytes".encode() in answer
+        # Two requests on one kept-alive connection, each sending 10 KB of its headers before
+        # the rest: both answered, as the count starts again for each request.
+        with socket.create_connection(("127.0.0.1", served.port), timeout=5) as sock:
+            for _ in range(2):
+                request = b"GET /static/table.css HTTP/1.1\r\nHost: x\r\nX-Pad: "
+                sock.sendall(request + b"a" * 10_000)
+                time.sleep(0.2)  # read by the server on its own
+                sock.sendall(b"\r\n\r\n")
+                head = sock.recv(65536)
+                assert head.startswith(b"HTTP/1.1 200 "), head[:80]
+                length = int(re.search(rb"content-length: (\d+)", head, re.I)[1])
+                while len(head) - head.index(b"\r\n\r\n") - 4 < length:
+                    head += sock.recv(65536)
+    finally:
+        log = served.stop()
+    assert "Traceback" not in log
+    assert f"connections closed for headers over {MAX_HEADER_BYTES} bytes (1)" in log, log

@@ -27,7 +27,15 @@ from ordnance.core.errors import OrdnanceError
 MODULES: dict[str, tuple[str, ...]] = {
     "postgres": ("psycopg", "psycopg_binary"),
     "png": ("cairosvg", "cairocffi", "cssselect2", "tinycss2", "defusedxml", "PIL"),
-    "web": ("fastapi", "starlette", "uvicorn", "jinja2", "python_multipart", "multipart"),
+    "web": (
+        "fastapi",
+        "starlette",
+        "uvicorn",
+        "httptools",
+        "jinja2",
+        "python_multipart",
+        "multipart",
+    ),
 }
 
 # What each extra is for, as the messages and the docs (docs/install.md) say it.
@@ -77,5 +85,5 @@ def require(extra: str, what: str | None = None) -> None:
 _USED: dict[str, tuple[str, ...]] = {
     "postgres": ("psycopg",),
     "png": ("cairosvg",),
-    "web": ("fastapi", "uvicorn", "jinja2", "python_multipart"),
+    "web": ("fastapi", "uvicorn", "httptools", "jinja2", "python_multipart"),
 }
