@@ -426,6 +426,13 @@ def test_headers_past_the_bound_are_answered_431_and_the_table_goes_on(tmp_path)
                 length = int(re.search(rb"content-length: (\d+)", head, re.I)[1])
                 while len(head) - head.index(b"\r\n\r\n") - 4 < length:
                     head += sock.recv(65536)
+            # Then two requests sent at once (pipelined): both answered, in turn.
+            asked = b"GET /static/table.css HTTP/1.1\r\nHost: x\r\n"
+            sock.sendall(asked + b"\r\n" + asked + b"Connection: close\r\n\r\n")
+            answers = b""
+            while chunk := sock.recv(65536):
+                answers += chunk
+            assert answers.count(b"HTTP/1.1 200 ") == 2, answers[:200]
     finally:
         log = served.stop()
     assert "Traceback" not in log

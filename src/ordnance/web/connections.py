@@ -222,8 +222,9 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().on_headers_complete()
 
     def on_response_complete(self) -> None:
+        pipelined = bool(self.pipeline)  # a next request whose headers came: it starts now
         super().on_response_complete()
-        if not self.transport.is_closing() and not self.pipeline:
+        if not self.transport.is_closing() and not pipelined:
             self._await_headers()  # kept alive: the next request's headers are timed too
 
     def connection_lost(self, exc: Exception | None) -> None:

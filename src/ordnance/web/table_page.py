@@ -40,6 +40,7 @@ from ordnance.web.answers import answer_of
 from ordnance.web.page_cache import CSRF_MARK, PAGES_KEPT, PageKey
 from ordnance.web.render import (
     ENV,
+    Drawn,
     csrf_refused,
     error_page,
     read_form,
@@ -236,7 +237,7 @@ def _draw(
         side=side,
         info=info,
         stage=views.stage(state),
-        map_svg=svg,
+        map_svg=None if svg is None else Drawn(svg),
         units=story.units,
         victory=victory_of(folded.rules.name, state),
         unit=unit,
@@ -291,7 +292,7 @@ def _story(table: Table, folded: Game, seen: int | None, state: dict[str, Any]) 
 
     def tell() -> Story:
         # The log as far as this version (a command stored since is the next version's page).
-        log = table.call(lambda s: s.log(game), game)[: folded.version]
+        log = table.logs.upto(folded)
         return Story(
             log=news.log_sentences(folded, log, views.LOG_SHOWN),
             rulings=views.recent_rulings(log),

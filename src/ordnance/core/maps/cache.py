@@ -72,6 +72,27 @@ class BoundedCache(Generic[K, V]):
                 self._kept.popitem(last=False)
         return kept
 
+    def peek(self, key: K) -> V | None:
+        """The value kept for ``key`` (now the most recently used), or None.
+
+        >>> kept = BoundedCache[str, int](2)
+        >>> kept.put("a", 1); kept.peek("a"), kept.peek("b")
+        (1, None)
+        """
+        with self._lock:
+            if key not in self._kept:
+                return None
+            self._kept.move_to_end(key)
+            return self._kept[key]
+
+    def put(self, key: K, value: V) -> None:
+        """Keep ``value`` for ``key``, in place of any value kept for it."""
+        with self._lock:
+            self._kept[key] = value
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
