@@ -88,17 +88,19 @@ class Tally:
         self.errors.append(what)
 
 
-BROWSER = httpx.Limits(max_connections=6, keepalive_expiry=4.0)
+BROWSER = httpx.Limits(max_connections=6, keepalive_expiry=1.0)
 
 
 @dataclass
 class Side:
     """One person's side of a game: where it plays, its token, the versions pushed to it, and
-    its browser's own connections: at most 6 to a server, as browsers open, kept alive for 4 s
-    (past a think time of 3 s, as a browser keeps them; short of the server's 5 s, so none is
-    reused as the server closes it). One shared client for every side would scan all the
-    bench's connections on each request (httpx's pool): at 100 games that took the
-    generator's whole core and was read as the server's latency."""
+    its browser's own connections: at most 6 to a server, as browsers open, kept alive for 1 s
+    (less than the server's 5 s, so none is reused as the server closes it; kept 4 s, past the
+    think time, a run at 500 games on two processes lost 16 requests' connections, where 1 s
+    lost none: more idle connections, likely past a process's bound of 1000, which closes the
+    idlest). One shared client for every side would scan all the bench's connections on each
+    request (httpx's pool): at 100 games that took the generator's whole core and was read as
+    the server's latency."""
 
     name: str
     base: str
