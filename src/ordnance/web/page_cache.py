@@ -23,9 +23,9 @@ True
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import NamedTuple
+
+from ordnance.core.maps.cache import BoundedCache
 
 PAGES_KEPT = 2048  # about 40 KB each: under 100 MB kept, and every page of 500 games at once
 # Stands for the browser's CSRF token in a kept page (no token, no HTML text looks like it).
@@ -48,22 +48,13 @@ class PageCache:
 
     def __init__(self, size: int = PAGES_KEPT) -> None:
         self.size = size
-        self._pages: OrderedDict[PageKey, str] = OrderedDict()
-        self._lock = threading.Lock()
+        self._pages = BoundedCache[PageKey, str](size)
 
     def get(self, key: PageKey) -> str | None:
-        with self._lock:
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
-            return page
+        return self._pages.peek(key)
 
     def put(self, key: PageKey, page: str) -> None:
-        with self._lock:
-            self._pages[key] = page
-            self._pages.move_to_end(key)
-            while len(self._pages) > self.size:
-                self._pages.popitem(last=False)
+        self._pages.put(key, page)
 
     def __len__(self) -> int:
         return len(self._pages)

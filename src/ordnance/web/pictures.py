@@ -24,9 +24,10 @@ the least recently used goes first) and safe to use from the app's worker thread
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
+
+from ordnance.core.maps.cache import BoundedCache
 
 # Two games at two versions each with a unit chosen on each side, and room to spare; a
 # picture of the village map is about 300 KB, so the store holds at most ~10 MB.
@@ -41,23 +42,15 @@ class Pictures(Generic[K]):
 
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
-        self._kept: OrderedDict[K, str] = OrderedDict()
+        self._kept = BoundedCache[K, str](size)
         self._lock = threading.Lock()
         self._drawing: dict[K, threading.Lock] = {}
 
     def get(self, key: K) -> str | None:
-        with self._lock:
-            svg = self._kept.get(key)
-            if svg is not None:
-                self._kept.move_to_end(key)
-            return svg
+        return self._kept.peek(key)
 
     def put(self, key: K, svg: str) -> None:
-        with self._lock:
-            self._kept[key] = svg
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+        self._kept.put(key, svg)
 
     def get_or_draw(self, key: K, draw: Callable[[], str | None]) -> str | None:
         """The kept picture of ``key``, else ``draw()``'s (kept when it is one). Pages that
