@@ -270,3 +270,23 @@ def test_status_shows_the_record_dice_and_legal_actions(sqlite_url, new_game):
     assert status["dice"]["commitment"] == made.commitment
     assert status["state"]["units"]["pak"]["ammunition"][0]["ammo"] == "APCR"
     assert service.status(made.game, "russian")["legal_actions"] == {"russian": []}
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_service_holds_a_bounded_number_of_folds_and_folds_the_others_again(
+    sqlite_url, scenario, monkeypatch
+):
+    from ordnance.game import service as service_module  # noqa: PLC0415
+
+    monkeypatch.setattr(service_module, "GAMES_HELD", 2)
+    service = GameService(sqlite_url)
+    made = [service.create(scenario()) for _ in range(4)]
+    # By the time each game comes again, two others were used since: its fold was dropped.
+    for game in made:
+        to_pfph(service, game)
+        assert len(service._games) <= 2
+    for game in made:
+        assert service.game(game.game).version == 2
+        assert entries_of(service, game.game)[-1]["body"]["command"]["text"] == "phase next"
+        assert len(service._games) <= 2
+    service.close()

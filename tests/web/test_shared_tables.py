@@ -44,12 +44,12 @@ def test_a_process_plays_the_ai_side_of_a_game_another_process_started(tmp_path:
         # German acts through the second table until the AI's side is to move there.
         for _ in range(30):
             status = two.call(lambda s: s.status(made.game))
-            if status["to_move"] != "german" or made.game in two.ai_moves:
+            if status["to_move"] != "german" or two.ai_moves.peek(made.game) is not None:
                 break
             action = status["legal_actions"]["german"][0].split()
             two.do(made.game, "german", made.tokens["german"], action, expect=None)
             assert two.settle(made.game)  # the AI answers in the background
-        moves = two.ai_moves.get(made.game, [])
+        moves = two.ai_moves.peek(made.game) or ()
         assert moves and {m.side for m in moves} == {"american"}
         assert two.call(lambda s: s.status(made.game))["version"] == moves[-1].version
     finally:

@@ -99,7 +99,7 @@ def test_the_players_post_answers_before_the_ai_stores_its_first_command(client,
     played = _log_after(table, game, asked)
     german = [p for p in played if p[1] == "german"]
     assert german and [seq for seq, *_ in played] == list(range(asked + 1, asked + 1 + len(played)))
-    shown = table.ai_moves[game]
+    shown = table.ai_moves.peek(game)
     assert [(m.version, m.text) for m in shown] == [(seq, text) for seq, _, text in german]
     # The page after the AI's turn says what it did, and it is the player's move again (or the
     # player's decision within the AI's turn).
@@ -205,8 +205,8 @@ def test_two_tables_on_one_store_never_store_the_ais_move_twice(
             assert one.settle(made.game) and two.settle(made.game)
         log = one.call(lambda s: s.log(made.game))
         american = [e.seq + 1 for e in log if e.type == "command" and e.side == "american"]
-        by_one = {m.version for m in one.ai_moves.get(made.game, [])}
-        by_two = {m.version for m in two.ai_moves.get(made.game, [])}
+        by_one = {m.version for m in one.ai_moves.peek(made.game) or ()}
+        by_two = {m.version for m in two.ai_moves.peek(made.game) or ()}
         assert american and not by_one & by_two and by_one | by_two == set(american)
         assert [e.seq for e in log] == list(range(len(log)))
         assert (

@@ -48,9 +48,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.maps.cache import BoundedCache
 from ordnance.core.ruleset import Command
 from ordnance.game import fold, pbem_flow, snapshots
 from ordnance.game.access import Access
@@ -71,10 +72,10 @@ from ordnance.game.stores import open_store
 
 __all__ = ["Appended", "Applied", "GameService", "NewGame", "split_dice"]
 
-if TYPE_CHECKING:
-    pass
-
 GAME_ID_BYTES = 6
+# Folded games a service holds at once: more than a server plays at once (bench_web: 500 over
+# two processes); a fold is the game's state, tens of KB.
+GAMES_HELD = 1024
 
 
 class GameService:
@@ -100,10 +101,11 @@ class GameService:
         self.snapshot_every = snapshots.every(snapshot_every)
         # A signed head at least every K entries (game/signing.py).
         self.sign_every = head_interval(sign_every)
-        # Folded games by id, brought up to date from the log on every use. These caches are
-        # shared by threads (a web table runs games at once): each use is one read or write
-        # of one key, and a fold is checked against the stored version on every use.
-        self._games: dict[str, Game] = {}
+        # Folded games by id, brought up to date from the log on every use; the least recently
+        # used beyond GAMES_HELD is dropped (and folded again from its snapshot when asked).
+        # Shared by threads (a web table runs games at once): each use is one read or write of
+        # one key, and a fold is checked against the stored version on every use.
+        self._games = BoundedCache[str, Game](GAMES_HELD)
 
     def close(self) -> None:
         self.store.close()
@@ -141,7 +143,7 @@ class GameService:
         playing = [by_email] if by_email is not None else list(scenario.sides)
         tokens, macs = self.access.new_tokens(game_id, playing)
         self.store.create(game_id, scenario.ruleset, [first], macs)
-        self._games[game_id] = game
+        self._games.put(game_id, game)
         self.custody.keep_head(game)
         invitations = {
             side: Invitation(
@@ -190,7 +192,7 @@ class GameService:
             new.append(resume)
         tokens, macs = self.access.new_tokens(game.id, game.sides)
         self.store.create(game.id, game.scenario.ruleset, [*self.custody.macked(log), *new], macs)
-        self._games[game.id] = game
+        self._games.put(game.id, game)
         self.custody.keep_head(game)
         promised = game.dice.commitments[game.dice.epoch] if game.dice.commitments else None
         return NewGame(
@@ -204,7 +206,7 @@ class GameService:
         assert entry.side is not None
         tokens, macs = self.access.new_tokens(game.id, [entry.side])
         self.store.create(game.id, game.scenario.ruleset, [*self.custody.macked(log), entry], macs)
-        self._games[game.id] = game
+        self._games.put(game.id, game)
         self.custody.keep_head(game)
         return NewGame(
             game.id, tokens, game.version, None, self.signer.declaration(), {}, game.head
@@ -236,7 +238,7 @@ class GameService:
         # committed, so a version read after it reaches it unless entries were deleted.
         kept = self.keys.head(game_id)
         version, tip = self.store.tip(game_id)
-        game = self._games.get(game_id)
+        game = self._games.peek(game_id)
         log: list[Entry] | None = None
         if game is not None and game.version == version:
             # The same number of entries is the same log only if its last entry is the same.
@@ -266,7 +268,7 @@ class GameService:
             self.custody.check_stored(game, entry)
             game = apply_entry(game, entry)
         self.custody.check_head(game, kept, log)
-        self._games[game_id] = game
+        self._games.put(game_id, game)
         # Opened from the database: a snapshot once the fold passed a multiple of K since the
         # newest one (the next service to open the game folds only what follows).
         if snapshots.due(folded_from, game.version, self.snapshot_every):
@@ -454,14 +456,14 @@ class GameService:
         stored game (read and checked, :meth:`game`), whose refusal stands; with ``again``,
         once more if another writer moved the game between that read and the append.
         """
-        held = self._games.get(game_id)
+        held = self._games.peek(game_id)
         if held is not None and self.custody.is_kept_head(held):
             try:
                 return decide(held)
             except OrdnanceError:
                 # Decided again only if nothing was stored: the fold is still the one held
                 # (refused before the append) or was dropped (the append refused it).
-                now = self._games.get(game_id)
+                now = self._games.peek(game_id)
                 if now is not None and now is not held:
                     raise
         try:
@@ -490,9 +492,9 @@ class GameService:
         try:
             self.store.append(game.id, game.version, new)
         except StaleState:
-            self._games.pop(game.id, None)
+            self._games.discard(game.id)
             raise
-        self._games[game.id] = after
+        self._games.put(game.id, after)
         self.custody.keep_head(after)
         self.custody.forget_revealed(new)
         return Applied(game.id, tuple(new), after.version, ruling)

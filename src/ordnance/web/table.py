@@ -31,6 +31,7 @@ import yaml
 
 from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.maps import MapFiles
+from ordnance.core.maps.cache import BoundedCache
 from ordnance.core.spec import Feature
 from ordnance.game import autoplay
 from ordnance.game.autoplay import AiWaits, DiceWanted
@@ -57,6 +58,7 @@ T = TypeVar("T")
 AI_STILL = 3.0
 # At shutdown, how long the AI's runs may take to finish their command in flight (seconds).
 AI_SHUTDOWN = 20.0
+AI_GAMES_KEPT = 1024  # games whose AI moves a page lists, the least recently moved forgotten
 
 
 def has_ai(name: str) -> bool:
@@ -168,7 +170,9 @@ class Table:
         # The requests being answered (:class:`.middleware.InFlight`): the warmer waits for 0.
         self.in_flight = Gauge()
         self.ai = AiKeys(ai_keys)
-        self.ai_moves: dict[str, list[AiMove]] = {}
+        # The AI's latest moves of each game, as its page shows them (the games least recently
+        # moved beyond AI_GAMES_KEPT forgotten: their pages show no list).
+        self.ai_moves = BoundedCache[str, tuple[AiMove, ...]](AI_GAMES_KEPT)
         self.runner = AiRunner(
             self.play_ai,
             version=lambda game: self.call(lambda s: s.store.version(game), game),
@@ -399,9 +403,8 @@ class Table:
         if move.side in keys:  # the player's forced steps are not the AI's choices
             shown = self._shown(move)
             with self.locks.hold(game):
-                kept = self.ai_moves.setdefault(game, [])
-                kept.append(shown)
-                del kept[:-20]  # the page shows the latest few
+                kept = self.ai_moves.peek(game) or ()
+                self.ai_moves.put(game, (*kept, shown)[-20:])  # the page shows the latest few
 
     @staticmethod
     def _shown(move: autoplay.AiMove) -> AiMove:

@@ -155,7 +155,7 @@ def _page(
     # The AI thinking (its run started here if nothing plays it), or why it stopped: asked on
     # every look, as it may start the AI's run.
     ai_state = table.ai_state(folded, side, token)
-    moves = table.ai_moves.get(game, [])
+    moves = table.ai_moves.peek(game) or ()
     key = PageKey(
         game,
         folded.version,
@@ -253,7 +253,7 @@ def _draw(
         last=story.last,
         notice=notice,
         refused=refused,
-        ai_moves=list(reversed(table.ai_moves.get(game, [])))[:12],
+        ai_moves=list(reversed(table.ai_moves.peek(game) or ()))[:12],
         ai_waiting=ai_waiting,
         ai_state=ai_state,
         over=over_sentence(state),

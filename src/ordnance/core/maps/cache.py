@@ -93,6 +93,11 @@ class BoundedCache(Generic[K, V]):
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
 
+    def discard(self, key: K) -> None:
+        """Keep nothing for ``key`` (whether or not anything was kept)."""
+        with self._lock:
+            self._kept.pop(key, None)
+
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
