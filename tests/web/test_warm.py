@@ -70,7 +70,7 @@ def phase_next(client: TestClient, game: str, tokens: dict[str, str]) -> int:
 
 
 def offers_kept(key: tuple[str, int, str, None], unit: str) -> bool:
-    return (key[0], key[1], "american", unit) in preview.CACHE._kept
+    return preview.CACHE._kept.peek((key[0], key[1], "american", unit)) is not None
 
 
 def picture_key(client: TestClient, game: str) -> tuple[str, int, str, None]:

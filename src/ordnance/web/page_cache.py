@@ -47,7 +47,6 @@ class PageCache:
     """The pages drawn, by :class:`PageKey` (thread-safe; see the module's note)."""
 
     def __init__(self, size: int = PAGES_KEPT) -> None:
-        self.size = size
         self._pages = BoundedCache[PageKey, str](size)
 
     def get(self, key: PageKey) -> str | None:

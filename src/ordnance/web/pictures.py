@@ -41,7 +41,6 @@ class Pictures(Generic[K]):
     """A bounded store of drawn maps (or any SVG text), least recently used out first."""
 
     def __init__(self, size: int = SIZE) -> None:
-        self.size = size
         self._kept = BoundedCache[K, str](size)
         self._lock = threading.Lock()
         self._drawing: dict[K, threading.Lock] = {}

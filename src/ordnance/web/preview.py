@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import shlex
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -27,6 +25,7 @@ from ordnance.core.command_words import CommandTable, Option, split_words
 from ordnance.core.dice import SeededDice
 from ordnance.core.errors import IllegalAction, OrdnanceError
 from ordnance.core.maps import LosVerdict
+from ordnance.core.maps.cache import BoundedCache
 from ordnance.core.offers import BoardOffers, Offer, names_unit, offers_from_actions
 from ordnance.core.ruleset import ChanceOutcomes, Command, CommandHelp, ProbeDice, ProbeRolled
 from ordnance.game.fold import Game
@@ -448,23 +447,11 @@ class OfferCache:
     """The offers of recently chosen units, by game version (thread-safe, bounded)."""
 
     def __init__(self, size: int = CACHED) -> None:
-        self.size = size
-        self._kept: OrderedDict[_Key, tuple[str | None, tuple[Offer, ...]]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._kept = BoundedCache[_Key, tuple[str | None, tuple[Offer, ...]]](size)
 
     def get(self, game: Game, side: str, unit: str) -> tuple[str | None, tuple[Offer, ...]]:
         key = (game.id, game.version, side, unit)
-        with self._lock:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                return found
-        found = unit_offers(game, side, unit)  # outside the lock: it may take a while
-        with self._lock:
-            self._kept[key] = found
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-        return found
+        return self._kept.get(key, lambda: unit_offers(game, side, unit))
 
 
 CACHE = OfferCache()
