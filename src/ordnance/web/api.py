@@ -32,7 +32,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Header
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -163,10 +162,10 @@ def _ai_now(table: Table, game: str) -> dict[str, Any]:
     }
 
 
-async def _run(call: Callable[[], Any]) -> Any:
-    """Run a blocking service call in a worker thread; errors come back as JSON."""
+async def _run(table: Table, call: Callable[[], Any]) -> Any:
+    """Run a blocking service call in one of the table's threads; errors come back as JSON."""
     try:
-        return await run_in_threadpool(call)
+        return await table.workers.run(call)
     except OrdnanceError as error:
         return error_answer(error)
     except Exception as error:
@@ -187,7 +186,7 @@ async def new_game(request: Request, body: NewGameBody) -> Any:
         data["tokens"] = {s: t for s, t in made.tokens.items() if s not in ai_sides}
         return data
 
-    return await _run(make)
+    return await _run(table, make)
 
 
 @router.get("/games/{game}", summary="Where the game stands ('game status --json')")
@@ -202,7 +201,7 @@ async def status(request: Request, game: str, side: str | None = None) -> Any:
         answer: dict[str, Any] = table.service.status(game, side, game=folded)
         return {**answer, **_ai_now(table, game)} if table.ai.sides(game) else answer
 
-    return await _run(look)
+    return await _run(table, look)
 
 
 @router.post("/games/{game}/do", summary="Send one command for a side ('game do --json')")
@@ -225,7 +224,7 @@ async def do(
         )
         return {**applied.to_json(), **_after(table, game, applied)}
 
-    return await _run(act)
+    return await _run(table, act)
 
 
 @router.post("/games/{game}/ai-dice", summary="Enter the physical dice of the AI's command")
@@ -251,7 +250,7 @@ async def ai_dice(
             **_ai_now(table, game),
         }
 
-    return await _run(act)
+    return await _run(table, act)
 
 
 @router.post("/games/{game}/undo", summary="Take back the side's latest command")
@@ -267,7 +266,7 @@ async def undo(
         applied = table.undo(game, body.side, _token(authorization), body.expect_version)
         return {**applied.to_json(), **_after(table, game, applied)}
 
-    return await _run(act)
+    return await _run(table, act)
 
 
 @router.get(
@@ -277,7 +276,7 @@ async def undo(
 )
 async def export(request: Request, game: str) -> Any:
     table = _table(request)
-    answer = await _run(lambda: table.call(lambda s: s.export(game), game))
+    answer = await _run(table, lambda: table.call(lambda s: s.export(game), game))
     if isinstance(answer, JSONResponse):
         return answer
     return PlainTextResponse(answer, media_type="application/json")

@@ -66,19 +66,20 @@ def create_app(
     ``X-Forwarded-Proto`` are believed (none by default: the peer is the client); ``warm``:
     work out in the background what pages will ask for first (:mod:`.warm`: the process's
     imports at start, each new version's picture and offers while a page of it listens);
-    ``threads``: how many threads run the routes' work at once (None: AnyIO's default, 40;
-    ``ordnance serve --threads``).
+    ``threads``: how many threads do the routes' blocking work at once (:mod:`.work`; None:
+    40, AnyIO's default; ``ordnance serve --threads``).
     """
-    table = Table(db, ai_keys, warm=warm)
+    table = Table(db, ai_keys, warm=warm, threads=threads)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         # A full descriptor table: one log line a minute, not one per accept with a traceback.
         connections.quiet_accept_errors(asyncio.get_running_loop())
         if threads is not None:
-            # The threads that run the routes' work (AnyIO's, 40 by default). Python runs
-            # one of them at a time: at 100 games (bench_web, SQLite) 40 threads waiting on
-            # each other gave action p95 400-500 ms, 2 threads 141 ms, 1 thread 42 ms.
+            # AnyIO's threads (40 by default) read the static files and large uploads: no
+            # more of them than the routes' own. Python runs one thread at a time: at 100
+            # games (bench_web, SQLite) 40 threads waiting on each other gave action p95
+            # 400-500 ms, 2 threads 141 ms, 1 thread 42 ms.
             anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         # Learn of other processes' writes from the start (LISTEN/NOTIFY, or polling SQLite).
         app.state.watcher = notify.start(table)

@@ -4,7 +4,8 @@
 with the verbs offered there; pointing at one asks ``preview``, the same fragment the side
 page shows under ``?unit=&hex=`` without script. Both check the side's token as the page does.
 The game is read under its lock (:mod:`.locks`); offers and previews are worked out outside it, and
-the offers of a (game, version, side, unit) are kept (a game's version names its state).
+the offers of a (game, version, side, unit) are kept (a game's version names its state). Each
+request is one hand-off to the table's threads (:mod:`.work`), the fragment drawn there too.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
@@ -66,13 +66,17 @@ def _offers_json(game: Game, side: str, unit: str) -> dict[str, Any]:
 @router.get("/games/{game}/{side}/offers")
 async def offers(request: Request, game: str, side: str, unit: str = "") -> Response:
     """Where ``unit`` may act now: each hex with its verbs and notes."""
-    found = await run_in_threadpool(_game, request, game, side)
+    return await _table(request).workers.run(_offers, request, game, side, unit)
+
+
+def _offers(request: Request, game: str, side: str, unit: str) -> Response:
+    found = _game(request, game, side)
     if isinstance(found, Response):
         return found
     if not unit:
         return JSONResponse({"kind": "bad-input", "message": "offers need ?unit=UNIT"}, 422)
     try:
-        body = await run_in_threadpool(_offers_json, found, side, unit)
+        body = _offers_json(found, side, unit)
     except OrdnanceError as error:
         kind, status = answer_of(error)
         return JSONResponse({"kind": kind, "message": str(error)}, status)
@@ -82,11 +86,15 @@ async def offers(request: Request, game: str, side: str, unit: str = "") -> Resp
 @router.get("/games/{game}/{side}/preview")
 async def preview_fragment(request: Request, game: str, side: str) -> Response:
     """The preview of one offer as an HTML fragment (``<section data-preview>``)."""
-    found = await run_in_threadpool(_game, request, game, side)
+    return await _table(request).workers.run(_preview, request, game, side)
+
+
+def _preview(request: Request, game: str, side: str) -> Response:
+    found = _game(request, game, side)
     if isinstance(found, Response):
         return found
     try:
-        board = await run_in_threadpool(preview.board_of, request.query_params, found, side)
+        board = preview.board_of(request.query_params, found, side)
     except OrdnanceError as error:
         return HTMLResponse(f"<p>{error}</p>", answer_of(error)[1])
     if board is None:

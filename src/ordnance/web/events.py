@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
@@ -43,7 +42,7 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
         last = seen
         if last < 0:
             try:
-                last = await run_in_threadpool(table.call, lambda s: s.store.version(game))
+                last = await table.workers.run(table.call, lambda s: s.store.version(game))
             except OrdnanceError as error:
                 # Away since the look below: end, and the browser comes back (retry).
                 note_failure(error, request.url.path)
@@ -80,7 +79,7 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
             del watcher
 
     try:
-        await run_in_threadpool(table.call, lambda s: s.store.version(game))
+        await table.workers.run(table.call, lambda s: s.store.version(game))
     except StorageError as error:
         # The database is away (restarting): end normally, so the browser comes back (retry;
         # an EventSource answered with any status but 200 would give up for good).

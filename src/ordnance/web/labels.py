@@ -64,16 +64,20 @@ def _missing(why: str) -> PlainTextResponse:
 
 
 @router.get("/games/{game}/labels.svg")
-def labels(
+async def labels(
     request: Request, game: str, h: str = "", size: float = 0.0, counters: int = 0
 ) -> Response:
     """The labels document of ``game`` at hex ``size``, if its hash is ``h``."""
+    table: Table = request.app.state.table
+    return await table.workers.run(_labels, table, game, h, size, counters)
+
+
+def _labels(table: Table, game: str, h: str, size: float, counters: int) -> Response:
     address = (game, size, counters, h)
     document = SHEETS.get(address)
     if document is None:
         if not SIZES[0] <= size <= SIZES[1] or counters not in (0, 1):
             return _missing(f"size {size} with counters {counters} is not a drawing's")
-        table: Table = request.app.state.table
         try:
             with table.locks.hold(game):
                 folded = table.service.game(game)

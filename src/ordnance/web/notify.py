@@ -21,14 +21,11 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-import anyio
-import anyio.to_thread
-from starlette.concurrency import run_in_threadpool
-
 from ordnance.core.errors import OrdnanceError
 from ordnance.game.storage import NOTIFY_CHANNEL
 from ordnance.web.answers import database_failure
 from ordnance.web.table import Table
+from ordnance.web.work import Workers
 
 log = logging.getLogger("ordnance.web")
 DB_POLL = 1.0  # seconds between looks at a SQLite database
@@ -60,7 +57,7 @@ async def resync(table: Table) -> bool:
     """Note every game's stored version (after a reconnection, or a poll of SQLite); False
     when the database could not be read (a driver's own error included)."""
     try:
-        games = await run_in_threadpool(table.service.store.game_ids)
+        games = await table.workers.run(table.service.store.game_ids)
     except OrdnanceError:
         return False
     except Exception as error:
@@ -72,13 +69,13 @@ async def resync(table: Table) -> bool:
     return True
 
 
-async def believe(table: Table, payload: str, limiter: anyio.CapacityLimiter | None = None) -> None:
+async def believe(table: Table, payload: str, reader: Workers | None = None) -> None:
     """Note the version the store holds for the game a notification names.
 
     Anyone with the database's credentials can send a notification; one naming a version far
     ahead would make every real one look old. So the payload only says which game to look at:
     its version is read from the store (an unknown game, or a store that cannot answer now, is
-    let go: the next resync catches up). ``limiter``: the threads that may read it (None: the
+    let go: the next resync catches up). ``reader``: the threads that may read it (None: the
     routes' own).
     """
     found = parse_payload(payload)
@@ -86,7 +83,7 @@ async def believe(table: Table, payload: str, limiter: anyio.CapacityLimiter | N
         return
     game = found[0]
     try:
-        version = await anyio.to_thread.run_sync(table.service.store.version, game, limiter=limiter)
+        version = await (reader or table.workers).run(table.service.store.version, game)
     except OrdnanceError:
         return
     table.news.note(game, version)
@@ -101,32 +98,37 @@ async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None 
     # A thread of its own reads the versions notifications name: behind the routes' work
     # (one thread by default, ordnance serve --threads), every push between two processes
     # waited for the pages in the queue (bench_web, pg x2).
-    reader = anyio.CapacityLimiter(1)
-    while True:
-        try:
-            async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
-                await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                failures = 0
-                await resync(table)
-                if on_ready is not None:
-                    on_ready()
-                while True:
-                    got = False
-                    async for note in connection.notifies(timeout=LIVENESS):
-                        got = True
-                        await believe(table, note.payload, reader)
-                    if not got:
-                        # Quiet for a while: make sure the server is still there.
-                        await connection.execute("SELECT 1")
-        except asyncio.CancelledError:
-            raise
-        except (psycopg.Error, OSError) as error:
-            wait = BACKOFF[min(failures, len(BACKOFF) - 1)]
-            if failures == 0:
-                reason = str(error).strip().splitlines()[0] if str(error).strip() else error
-                log.warning("database notifications lost (%s); reconnecting", reason)
-            failures += 1
-            await asyncio.sleep(wait)
+    reader = Workers(1)
+    try:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    url, autocommit=True
+                ) as connection:
+                    await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    failures = 0
+                    await resync(table)
+                    if on_ready is not None:
+                        on_ready()
+                    while True:
+                        got = False
+                        async for note in connection.notifies(timeout=LIVENESS):
+                            got = True
+                            await believe(table, note.payload, reader)
+                        if not got:
+                            # Quiet for a while: make sure the server is still there.
+                            await connection.execute("SELECT 1")
+            except asyncio.CancelledError:
+                raise
+            except (psycopg.Error, OSError) as error:
+                wait = BACKOFF[min(failures, len(BACKOFF) - 1)]
+                if failures == 0:
+                    reason = str(error).strip().splitlines()[0] if str(error).strip() else error
+                    log.warning("database notifications lost (%s); reconnecting", reason)
+                failures += 1
+                await asyncio.sleep(wait)
+    finally:
+        reader.close()
 
 
 async def poll(table: Table) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -69,8 +68,8 @@ async def _file_text(form: FormData, field: str, limit: int) -> str | None:
 
 
 @router.get("/")
-def lobby(request: Request) -> HTMLResponse:
-    return _lobby(request, {}, {})
+async def lobby(request: Request) -> HTMLResponse:
+    return await table_of(request).workers.run(_lobby, request, {}, {})
 
 
 def _lobby(
@@ -101,9 +100,9 @@ def _lobby(
 
 
 @router.get("/scenarios/{name}/map.svg")
-def scenario_map(name: str) -> Response:
+async def scenario_map(request: Request, name: str) -> Response:
     """A bundled scenario's map at its start, small, for the lobby's card."""
-    return thumbnail_response(examples().get(name))
+    return await table_of(request).workers.run(thumbnail_response, examples().get(name))
 
 
 @router.post("/games")
@@ -141,7 +140,7 @@ async def create(request: Request) -> Response:
         return _lobby(request, {where: str(error)}, values, 422)
     table = table_of(request)
     try:
-        made = await run_in_threadpool(table.create, scenario, ai_sides)
+        made = await table.workers.run(table.create, scenario, ai_sides)
     except StorageError as error:
         return error_page(request, error)
     except OrdnanceError as error:
@@ -177,13 +176,17 @@ def _scenario(
 
 
 @router.get("/clauses")
-def clauses_page(request: Request) -> HTMLResponse:
-    return render(request, "clauses.html", clauses=clauses.clauses())
+async def clauses_page(request: Request) -> HTMLResponse:
+    return await table_of(request).workers.run(
+        lambda: render(request, "clauses.html", clauses=clauses.clauses())
+    )
 
 
 @router.get("/verify")
-def verify_page(request: Request) -> HTMLResponse:
-    return render(request, "verify.html", report=None, error=None)
+async def verify_page(request: Request) -> HTMLResponse:
+    return await table_of(request).workers.run(
+        lambda: render(request, "verify.html", report=None, error=None)
+    )
 
 
 @router.post("/verify")
@@ -203,5 +206,5 @@ async def verify_upload(request: Request) -> Response:
     if len(data) > security.LOG_LIMIT:
         message = f"too large: the limit is {security.LOG_LIMIT // (1024 * 1024)} MB"
         return render(request, "verify.html", 413, report=None, error=message)
-    report = await run_in_threadpool(verify, data)
+    report = await table_of(request).workers.run(verify, data)
     return render(request, "verify.html", report=report.to_json(), error=None)

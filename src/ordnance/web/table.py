@@ -47,6 +47,7 @@ from ordnance.web.middleware import Gauge
 from ordnance.web.page_cache import PageCache
 from ordnance.web.versions import News
 from ordnance.web.warm import Warmer
+from ordnance.web.work import Workers
 
 __all__ = ["AI_KEYS_FILE", "AiKeys", "KeyFileError", "News", "Table"]  # (moved; still named here)
 
@@ -158,8 +159,17 @@ class AiState:
 class Table:
     """The service behind every page and API call of one app."""
 
-    def __init__(self, db: str | None, ai_keys: Path | None = None, *, warm: bool = True) -> None:
+    def __init__(
+        self,
+        db: str | None,
+        ai_keys: Path | None = None,
+        *,
+        warm: bool = True,
+        threads: int | None = None,
+    ) -> None:
         self.service = GameService(db)
+        # The threads that do the routes' blocking work (:mod:`.work`).
+        self.workers = Workers(threads)
         # A lock per game, held to read a game or store a command (never to draw a page).
         self.locks = GameLocks()
         # The pages drawn, by (game, version, side, what else changes them): :mod:`.page_cache`.
@@ -185,10 +195,12 @@ class Table:
             self.news.watched = self.warmer.note
 
     def close(self, timeout: float = AI_SHUTDOWN) -> None:
-        """End the AI's runs (:meth:`.AiRunner.close`) and the warming, then the service."""
+        """End the AI's runs (:meth:`.AiRunner.close`), the warming and the work, then the
+        service."""
         self.runner.close(timeout)
         if self.warmer is not None:
             self.warmer.stop()
+        self.workers.close()
         self.service.close()
 
     def call(self, action: Callable[[GameService], T], game: str | None = None) -> T:

@@ -9,7 +9,6 @@ place (after a form, a link within the table, or a server-sent event) so nothing
 
 from __future__ import annotations
 
-import asyncio
 import shlex
 from dataclasses import dataclass
 from typing import Any
@@ -53,8 +52,12 @@ from ordnance.web.table import AiState, Table
 
 
 @router.get("/join/{game}/{side}/{token}")
-def join(request: Request, game: str, side: str, token: str) -> Response:
+async def join(request: Request, game: str, side: str, token: str) -> Response:
     """A side's private link: keep the token in a cookie, then show the table at a clean URL."""
+    return await table_of(request).workers.run(_join, request, game, side, token)
+
+
+def _join(request: Request, game: str, side: str, token: str) -> Response:
     table = table_of(request)
     try:
         folded = table.call(lambda s: s.game(game), game)
@@ -81,12 +84,16 @@ def join(request: Request, game: str, side: str, token: str) -> Response:
 
 
 @router.get("/games/{game}")
-def spectate(request: Request, game: str, seen: int | None = None) -> HTMLResponse:
-    return _page(request, game, None, seen=seen)
+async def spectate(request: Request, game: str, seen: int | None = None) -> HTMLResponse:
+    return await table_of(request).workers.run(_page, request, game, None, seen=seen)
 
 
 @router.get("/games/{game}/export")
-def export(request: Request, game: str) -> Response:
+async def export(request: Request, game: str) -> Response:
+    return await table_of(request).workers.run(_export, request, game)
+
+
+def _export(request: Request, game: str) -> Response:
     table = table_of(request)
     try:
         text = table.call(lambda s: s.export(game), game)
@@ -100,7 +107,7 @@ def export(request: Request, game: str) -> Response:
 
 
 @router.get("/games/{game}/{side}")
-def side_page(
+async def side_page(
     request: Request,
     game: str,
     side: str,
@@ -109,6 +116,22 @@ def side_page(
     action: str | None = None,
     notice: str | None = None,
     seen: int | None = None,
+) -> HTMLResponse:
+    # ?action= (and ?hex=, ?pick=, the preview's fields) are read by preview.board_of.
+    del action
+    return await table_of(request).workers.run(
+        _side_page, request, game, side, unit=unit, notice=notice, seen=seen
+    )
+
+
+def _side_page(
+    request: Request,
+    game: str,
+    side: str,
+    *,
+    unit: str | None,
+    notice: str | None,
+    seen: int | None,
 ) -> HTMLResponse:
     token = security.side_token(request, game, side)
     if token is None:
@@ -120,8 +143,6 @@ def side_page(
         return rejoin_page(request, game, side)
     except OrdnanceError as error:
         return error_page(request, error)
-    # ?action= (and ?hex=, ?pick=, the preview's fields) are read by preview.board_of.
-    del action
     return _page(request, game, side, unit=unit, notice=notice, seen=seen, token=token)
 
 
@@ -317,7 +338,7 @@ async def _side_form(
         return rejoin_page(request, game, side)
     try:
         version = _version(form)
-        await asyncio.to_thread(
+        await table_of(request).workers.run(
             table_of(request).call, lambda s: s.authorize(game, side, token), game
         )
     except NotAuthorized:
@@ -373,7 +394,7 @@ async def act(request: Request, game: str, side: str) -> Response:
             raise BadInput("action", "", "choose an action or type a command")
         for entered in dice:
             words += ["--dice", entered]
-        applied = await asyncio.to_thread(
+        applied = await table.workers.run(
             lambda: table.do(game, side, token, words, expect=version, entropy=entropy)
         )
     except ValueError as error:  # shlex: an unclosed quote
@@ -395,7 +416,7 @@ async def ai_dice(request: Request, game: str, side: str) -> Response:
     command = str(form.get("command") or "") or None
     table = table_of(request)
     try:
-        moves = await asyncio.to_thread(
+        moves = await table.workers.run(
             lambda: table.ai_dice(game, side, token, dice, expect=version, command=command)
         )
     except OrdnanceError as error:
@@ -414,7 +435,7 @@ async def undo(request: Request, game: str, side: str) -> Response:
     _form, token, version = got
     table = table_of(request)
     try:
-        applied = await asyncio.to_thread(table.undo, game, side, token, version)
+        applied = await table.workers.run(table.undo, game, side, token, version)
     except StaleState as error:
         return _page(request, game, side, notice=f"Not applied. {error}", status=409)
     except NotAuthorized:

@@ -1,0 +1,82 @@
+"""The routes' blocking work runs in the table's own threads, no more of them at once than
+``ordnance serve --threads`` allows (web/work.py) (SYS.record)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ordnance.web import table_page
+from ordnance.web.app import create_app
+from ordnance.web.work import Workers
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vv-meeting-engagement.yaml"
+
+
+def test_a_pool_runs_no_more_work_at_once_than_its_threads() -> None:
+    workers = Workers(2)
+    lock = threading.Lock()
+    running = 0
+    most = 0
+    names: set[str] = set()
+
+    def job(n: int) -> int:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+            names.add(threading.current_thread().name)
+        time.sleep(0.02)
+        with lock:
+            running -= 1
+        return n * n
+
+    async def many() -> list[int]:
+        return await asyncio.gather(*(workers.run(job, n) for n in range(8)))
+
+    try:
+        assert asyncio.run(many()) == [n * n for n in range(8)]
+    finally:
+        workers.close()
+    assert most == 2
+    assert len(names) == 2
+    assert all(name.startswith("ordnance-work") for name in names)
+
+
+def test_a_failure_in_the_work_reaches_the_route() -> None:
+    workers = Workers(1)
+
+    def broken() -> None:
+        raise LookupError("no such thing")
+
+    try:
+        with pytest.raises(LookupError, match="no such thing"):
+            asyncio.run(workers.run(broken))
+    finally:
+        workers.close()
+
+
+def test_a_page_is_drawn_in_the_tables_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[str] = []
+    draw = table_page._draw
+
+    def watched(*args: object, **kwargs: object) -> str:
+        seen.append(threading.current_thread().name)
+        return draw(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(table_page, "_draw", watched)
+    app = create_app(str(tmp_path / "g.db"), ai_keys=tmp_path / "ai.json", threads=1)
+    with TestClient(app) as client:
+        made = client.post("/api/games", json={"scenario": EXAMPLE.read_text()}).json()
+        side, token = next(iter(made["tokens"].items()))
+        assert client.get(f"/join/{made['game']}/{side}/{token}").status_code == 200
+        assert client.get(f"/games/{made['game']}").status_code == 200
+    assert len(seen) == 2
+    assert all(name.startswith("ordnance-work") for name in seen), seen
