@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import socket
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 import uvicorn
@@ -20,6 +23,14 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+T = TypeVar("T")
+
+
+def run_apart(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: a worker whose browser tests ran first has an
+    event loop running in its main thread (Playwright's sync API), where asyncio.run refuses."""
+    with ThreadPoolExecutor(1) as apart:
+        return apart.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture

@@ -7,23 +7,19 @@ import contextlib
 import html
 import importlib
 import sys
-from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 import yaml
-from tests.web.conftest import EXAMPLES
+from tests.web.conftest import EXAMPLES, run_apart
 
 from ordnance.game.service import GameService
 from ordnance.game.storage import StorageError
 from ordnance.web.notify import believe, conninfo, listen
 from ordnance.web.pages import _scenario
 from ordnance.web.table import Table, new_game_scenario
-
-T = TypeVar("T")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 harness: Any = importlib.import_module("web_harness")
@@ -129,12 +125,12 @@ def test_a_notification_is_believed_only_as_far_as_the_store_says(tmp_path: Path
     table = Table(str(tmp_path / "games.db"), tmp_path / "ai.json")
     try:
         made = table.create(new_game_scenario(_demo())[0])
-        _run_apart(believe(table, f"{made.game}:999999"))
+        run_apart(believe(table, f"{made.game}:999999"))
         assert table.news.version(made.game) == 1
-        _run_apart(believe(table, "0badc0ffee00:7"))  # no such game: let go
+        run_apart(believe(table, "0badc0ffee00:7"))  # no such game: let go
         assert table.news.version("0badc0ffee00") is None
         table.service.do(made.game, "german", made.tokens["german"], ["phase", "next"])
-        _run_apart(believe(table, f"{made.game}:2"))
+        run_apart(believe(table, f"{made.game}:2"))
         assert table.news.version(made.game) == 2
     finally:
         table.close()
@@ -149,7 +145,7 @@ def test_a_forged_notify_does_not_stop_the_pushes_of_a_game(tmp_path: Path) -> N
         other = GameService(url)
         try:
             made = table.create(new_game_scenario(_demo())[0])
-            seen = _run_apart(_forged_then_real(table, other, made, url))
+            seen = run_apart(_forged_then_real(table, other, made, url))
         finally:
             table.close()
             other.close()
@@ -157,13 +153,6 @@ def test_a_forged_notify_does_not_stop_the_pushes_of_a_game(tmp_path: Path) -> N
         server.stop()
     # The real write (version 2) reached the pages; the forged version did not.
     assert seen == 2
-
-
-def _run_apart(coroutine: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` in a thread of its own: a worker whose browser tests ran first has an
-    event loop running in its main thread (Playwright's sync API), where asyncio.run refuses."""
-    with ThreadPoolExecutor(1) as apart:
-        return apart.submit(asyncio.run, coroutine).result()
 
 
 async def _forged_then_real(table: Table, other: GameService, made: Any, url: str) -> int | None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.web.conftest import run_apart
 
 from ordnance.web import table_page
 from ordnance.web.app import create_app
@@ -40,7 +41,7 @@ def test_a_pool_runs_no_more_work_at_once_than_its_threads() -> None:
         return await asyncio.gather(*(workers.run(job, n) for n in range(8)))
 
     try:
-        assert asyncio.run(many()) == [n * n for n in range(8)]
+        assert run_apart(many()) == [n * n for n in range(8)]
     finally:
         workers.close()
     assert most == 2
@@ -56,7 +57,7 @@ def test_a_failure_in_the_work_reaches_the_route() -> None:
 
     try:
         with pytest.raises(LookupError, match="no such thing"):
-            asyncio.run(workers.run(broken))
+            run_apart(workers.run(broken))
     finally:
         workers.close()
 

@@ -11,10 +11,9 @@ Starlette use for a plain ``def`` route) cost the event loop's thread about 7% o
 CPU in bench_web (200 games, a profile of the thread holding the GIL), twice that for a route
 that handed off twice.
 
->>> import asyncio
->>> workers = Workers(1)
->>> asyncio.run(workers.run(sum, [1, 2, 3]))
-6
+>>> workers = Workers(2)  # in a route: ``await workers.run(draw, game)``
+>>> workers.threads
+2
 >>> workers.close()
 """
 
