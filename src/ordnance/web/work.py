@@ -5,11 +5,11 @@ through :meth:`Workers.run`, in one hand-off per request: the loop stays free to
 requests and push events while a game is folded or a command waits on the database.
 
 One pool, sized once (``ordnance serve --threads``, 1 by default): Python runs one thread at a
-time, so more threads only wait for each other, unless the database is slow to answer. The
-pool is the standard library's: a hand-off through AnyIO's worker threads (what FastAPI and
-Starlette use for a plain ``def`` route) cost the event loop's thread about 7% of the server's
-CPU in bench_web (200 games, a profile of the thread holding the GIL), twice that for a route
-that handed off twice.
+time, so more threads only wait for each other, unless the database is slow to answer. Before
+it, plain ``def`` routes ran in AnyIO's threads, the form posts in asyncio's default pool
+(outside the bound), and a preview handed off twice. The standard library's pool is used for
+the one bound and the one hand-off, not for speed: bench_web at 200 games showed no change its
+runs' spread reveals (docs/benchmarks.md, seventh round).
 
 >>> workers = Workers(2)  # in a route: ``await workers.run(draw, game)``
 >>> workers.threads
