@@ -107,32 +107,39 @@ async def scenario_map(request: Request, name: str) -> Response:
 
 @router.post("/games")
 async def create(request: Request) -> Response:
+    workers = table_of(request).workers
     try:
         form = await read_form(request, security.SCENARIO_LIMIT + security.MAP_LIMIT)
     except BadInput as error:
-        return _lobby(request, {"file": str(error)}, {}, 413)
+        return await workers.run(_lobby, request, {"file": str(error)}, {}, 413)
     if not security.csrf_ok(request, form.get("csrf")):
         return csrf_refused()
     values = {k: str(form.get(k) or "") for k in ("example", "dice", "ai")}
-    try:
-        text = await _file_text(form, "file", security.SCENARIO_LIMIT)
-    except BadInput as error:
-        return _lobby(request, {"file": str(error)}, values, 413 if "large" in str(error) else 422)
-    try:
-        map_text = await _file_text(form, "map", security.MAP_LIMIT)
-    except BadInput as error:
-        return _lobby(request, {"map": str(error)}, values, 413 if "large" in str(error) else 422)
+    texts: dict[str, str | None] = {}
+    for name, limit in (("file", security.SCENARIO_LIMIT), ("map", security.MAP_LIMIT)):
+        try:
+            texts[name] = await _file_text(form, name, limit)
+        except BadInput as error:
+            status = 413 if "large" in str(error) else 422
+            return await workers.run(_lobby, request, {name: str(error)}, values, status)
+    upload = form.get("map")
+    maps = None
+    if isinstance(upload, UploadFile) and upload.filename and texts["map"] is not None:
+        # The map goes by its file's name, without any folder a browser may send with it.
+        maps = {upload.filename.replace("\\", "/").rsplit("/", 1)[-1]: texts["map"]}
+    return await workers.run(_create, request, values, texts["file"], maps)
+
+
+def _create(
+    request: Request, values: dict[str, str], text: str | None, maps: dict[str, str] | None
+) -> Response:
+    """The game the lobby's form asks for, made; or the lobby again with what is wrong."""
     field = "file" if text is not None else "example"
     if text is None:
         path = examples().get(values["example"])
         if path is None:
             return _lobby(request, {"example": "choose an example or upload a file"}, values, 422)
         text = path.read_text(encoding="utf-8")
-    upload = form.get("map")
-    maps = None
-    if isinstance(upload, UploadFile) and upload.filename and map_text is not None:
-        # The map goes by its file's name, without any folder a browser may send with it.
-        maps = {upload.filename.replace("\\", "/").rsplit("/", 1)[-1]: map_text}
     try:
         scenario, ai_sides = _scenario(text, values["dice"], values["ai"], maps)
     except BadInput as error:
@@ -140,7 +147,7 @@ async def create(request: Request) -> Response:
         return _lobby(request, {where: str(error)}, values, 422)
     table = table_of(request)
     try:
-        made = await table.workers.run(table.create, scenario, ai_sides)
+        made = table.create(scenario, ai_sides)
     except StorageError as error:
         return error_page(request, error)
     except OrdnanceError as error:

@@ -336,16 +336,16 @@ async def _side_form(
     token = security.side_token(request, game, side)
     if token is None:
         return rejoin_page(request, game, side)
+    table = table_of(request)
     try:
         version = _version(form)
-        await table_of(request).workers.run(
-            table_of(request).call, lambda s: s.authorize(game, side, token), game
-        )
+        await table.workers.run(table.call, lambda s: s.authorize(game, side, token), game)
     except NotAuthorized:
         return rejoin_page(request, game, side)
     except BadInput as error:
         if error.what == "version":
-            return _page(request, game, side, notice=f"Not applied. {error}", status=422)
+            notice = f"Not applied. {error}"
+            return await table.workers.run(_page, request, game, side, notice=notice, status=422)
         return error_page(request, error)
     except OrdnanceError as error:
         return error_page(request, error)
@@ -398,9 +398,10 @@ async def act(request: Request, game: str, side: str) -> Response:
             lambda: table.do(game, side, token, words, expect=version, entropy=entropy)
         )
     except ValueError as error:  # shlex: an unclosed quote
-        return _page(request, game, side, notice=f"bad command: {error}", status=422)
+        notice = f"bad command: {error}"
+        return await table.workers.run(_page, request, game, side, notice=notice, status=422)
     except OrdnanceError as error:
-        return _not_done(request, game, side, error)
+        return await table.workers.run(_not_done, request, game, side, error)
     # The page says what happened since the version before this command (the AI's answers too).
     return RedirectResponse(f"/games/{game}/{side}?seen={applied.entries[0].seq}", 303)
 
@@ -420,7 +421,7 @@ async def ai_dice(request: Request, game: str, side: str) -> Response:
             lambda: table.ai_dice(game, side, token, dice, expect=version, command=command)
         )
     except OrdnanceError as error:
-        return _not_done(request, game, side, error, ai_given=dice)
+        return await table.workers.run(_not_done, request, game, side, error, ai_given=dice)
     if not moves:
         return RedirectResponse(f"/games/{game}/{side}?notice=The AI played nothing", 303)
     seen = version if version is not None else moves[0].version - 1
@@ -437,11 +438,13 @@ async def undo(request: Request, game: str, side: str) -> Response:
     try:
         applied = await table.workers.run(table.undo, game, side, token, version)
     except StaleState as error:
-        return _page(request, game, side, notice=f"Not applied. {error}", status=409)
+        notice = f"Not applied. {error}"
+        return await table.workers.run(_page, request, game, side, notice=notice, status=409)
     except NotAuthorized:
         return rejoin_page(request, game, side)
     except StorageError as error:
         return error_page(request, error)
     except OrdnanceError as error:
-        return _page(request, game, side, notice=str(error), status=answer_of(error)[1])
+        status = answer_of(error)[1]
+        return await table.workers.run(_page, request, game, side, notice=str(error), status=status)
     return RedirectResponse(f"/games/{game}/{side}?seen={applied.entries[0].seq}", 303)
