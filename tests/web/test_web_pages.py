@@ -38,6 +38,20 @@ def test_a_side_link_sets_a_strict_httponly_cookie_and_redirects_to_a_clean_url(
     assert f"/games/{game}/german" in client.get("/").text
 
 
+def test_a_page_address_with_a_bad_version_says_which_field_is_wrong(client):
+    """The side page and the spectator page read their ``?seen=`` by hand (web/render.py's
+    page_route): a value that is no version is a page naming it, never a traceback, and a
+    good one still shows the news since it (SYS.record)."""
+    game, links, _ = create_game(client, "asl-c8-demo")
+    client.get(links["german"])
+    for address in (f"/games/{game}/german?seen=soon", f"/games/{game}?seen=-2"):
+        page = client.get(address)
+        assert page.status_code == 404, address
+        assert "bad seen" in page.text
+    assert client.get(f"/games/{game}/german?seen=0&unit=pak").status_code == 200
+    assert client.get(f"/games/{game}?seen=0").status_code == 200
+
+
 def test_an_uploaded_scenario_with_a_fault_is_answered_next_to_the_field(client):
     csrf = csrf_of(client.get("/").text)
     broken = b"ruleset: asl\nname: [unclosed\n"

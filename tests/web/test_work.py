@@ -81,3 +81,74 @@ def test_a_page_is_drawn_in_the_tables_threads(
         assert client.get(f"/games/{made['game']}").status_code == 200
     assert len(seen) == 2
     assert all(name.startswith("ordnance-work") for name in seen), seen
+
+
+def test_a_command_goes_ahead_of_the_pages_waiting() -> None:
+    """With the one thread busy, pages then a command queued: the command runs next, the
+    pages after it in the order they came."""
+    workers = Workers(1)
+    busy = threading.Event()
+    release = threading.Event()
+    order: list[str] = []
+
+    def hold() -> None:
+        busy.set()
+        release.wait(5)
+
+    async def queued() -> None:
+        held = asyncio.ensure_future(workers.run(hold))
+        await asyncio.to_thread(busy.wait, 5)
+        pages = [asyncio.ensure_future(workers.run(order.append, f"page {n}")) for n in (1, 2)]
+        command = asyncio.ensure_future(workers.run_first(order.append, "command"))
+        await asyncio.sleep(0.01)  # all three in the queue before the thread is let go
+        release.set()
+        await asyncio.gather(held, *pages, command)
+
+    try:
+        run_apart(queued())
+    finally:
+        workers.close()
+    assert order == ["command", "page 1", "page 2"]
+
+
+def test_work_cancelled_while_it_waits_never_runs() -> None:
+    workers = Workers(1)
+    busy = threading.Event()
+    release = threading.Event()
+    ran: list[str] = []
+
+    def hold() -> None:
+        busy.set()
+        release.wait(5)
+
+    async def gone() -> None:
+        held = asyncio.ensure_future(workers.run(hold))
+        await asyncio.to_thread(busy.wait, 5)
+        page = asyncio.ensure_future(workers.run(ran.append, "page"))
+        await asyncio.sleep(0.01)
+        page.cancel()  # the browser went away
+        await asyncio.sleep(0.01)
+        release.set()
+        await held
+        await workers.run(ran.append, "next")
+
+    try:
+        run_apart(gone())
+    finally:
+        workers.close()
+    assert ran == ["next"]
+
+
+def test_a_closed_pool_takes_no_more_work_and_its_threads_end() -> None:
+    workers = Workers(2)
+    run_apart(workers.run(time.sleep, 0))
+    threads = [t for t in threading.enumerate() if t.name.startswith("ordnance-work")]
+    workers.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        run_apart(workers.run(time.sleep, 0))
+    for thread in threads:
+        thread.join(2)
+    assert workers.threads == 2
+    assert not any(t.is_alive() for t in workers._started)
+    with pytest.raises(ValueError, match="at least one thread"):
+        Workers(0)

@@ -162,10 +162,11 @@ def _ai_now(table: Table, game: str) -> dict[str, Any]:
     }
 
 
-async def _run(table: Table, call: Callable[[], Any]) -> Any:
-    """Run a blocking service call in one of the table's threads; errors come back as JSON."""
+async def _run(table: Table, call: Callable[[], Any], *, first: bool = False) -> Any:
+    """Run a blocking service call in one of the table's threads (``first``: a command or a
+    status, ahead of the pages waiting: :mod:`.work`); errors come back as JSON."""
     try:
-        return await table.workers.run(call)
+        return await (table.workers.run_first if first else table.workers.run)(call)
     except OrdnanceError as error:
         return error_answer(error)
     except Exception as error:
@@ -201,7 +202,7 @@ async def status(request: Request, game: str, side: str | None = None) -> Any:
         answer: dict[str, Any] = table.service.status(game, side, game=folded)
         return {**answer, **_ai_now(table, game)} if table.ai.sides(game) else answer
 
-    return await _run(table, look)
+    return await _run(table, look, first=True)
 
 
 @router.post("/games/{game}/do", summary="Send one command for a side ('game do --json')")
@@ -224,7 +225,7 @@ async def do(
         )
         return {**applied.to_json(), **_after(table, game, applied)}
 
-    return await _run(table, act)
+    return await _run(table, act, first=True)
 
 
 @router.post("/games/{game}/ai-dice", summary="Enter the physical dice of the AI's command")
@@ -250,7 +251,7 @@ async def ai_dice(
             **_ai_now(table, game),
         }
 
-    return await _run(table, act)
+    return await _run(table, act, first=True)
 
 
 @router.post("/games/{game}/undo", summary="Take back the side's latest command")
@@ -266,7 +267,7 @@ async def undo(
         applied = table.undo(game, body.side, _token(authorization), body.expect_version)
         return {**applied.to_json(), **_after(table, game, applied)}
 
-    return await _run(table, act)
+    return await _run(table, act, first=True)
 
 
 @router.get(

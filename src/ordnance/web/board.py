@@ -21,6 +21,7 @@ from ordnance.game.errors import NotAuthorized
 from ordnance.game.fold import Game
 from ordnance.web import pages, preview, security
 from ordnance.web.answers import answer_of
+from ordnance.web.render import page_route
 from ordnance.web.table import Table
 
 router = APIRouter(include_in_schema=False)
@@ -63,9 +64,11 @@ def _offers_json(game: Game, side: str, unit: str) -> dict[str, Any]:
     }
 
 
-@router.get("/games/{game}/{side}/offers")
-async def offers(request: Request, game: str, side: str, unit: str = "") -> Response:
-    """Where ``unit`` may act now: each hex with its verbs and notes."""
+@page_route("/games/{game}/{side}/offers", router)
+async def offers(request: Request) -> Response:
+    """Where ``?unit=`` may act now: each hex with its verbs and notes."""
+    game, side = request.path_params["game"], request.path_params["side"]
+    unit = request.query_params.get("unit", "")
     return await _table(request).workers.run(_offers, request, game, side, unit)
 
 
@@ -83,9 +86,10 @@ def _offers(request: Request, game: str, side: str, unit: str) -> Response:
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
-@router.get("/games/{game}/{side}/preview")
-async def preview_fragment(request: Request, game: str, side: str) -> Response:
+@page_route("/games/{game}/{side}/preview", router)
+async def preview_fragment(request: Request) -> Response:
     """The preview of one offer as an HTML fragment (``<section data-preview>``)."""
+    game, side = request.path_params["game"], request.path_params["side"]
     return await _table(request).workers.run(_preview, request, game, side)
 
 

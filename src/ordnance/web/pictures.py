@@ -29,9 +29,11 @@ from typing import Generic, TypeVar
 
 from ordnance.core.maps.cache import BoundedCache
 
-# Two games at two versions each with a unit chosen on each side, and room to spare; a
-# picture of the village map is about 300 KB, so the store holds at most ~10 MB.
-SIZE = 32
+# Every version's picture until both sides' pages have drawn it: at 300 games on one process
+# (about 90 versions a second) a page waits up to a second behind the commands (:mod:`.work`),
+# and 32 pictures were gone by then, so one version's map was drawn twice (bench_web, eighth
+# round). A picture is 40-150 KB (V&V, ASL village), so the store holds at most ~40 MB.
+SIZE = 256
 
 Key = tuple[str, int, str, str | None]
 K = TypeVar("K", bound=Hashable)

@@ -42,6 +42,8 @@ from ordnance.web.render import (
     Drawn,
     csrf_refused,
     error_page,
+    page_route,
+    query_version,
     read_form,
     rejoin_page,
     render,
@@ -83,8 +85,13 @@ def _join(request: Request, game: str, side: str, token: str) -> Response:
     return response
 
 
-@router.get("/games/{game}")
-async def spectate(request: Request, game: str, seen: int | None = None) -> HTMLResponse:
+@page_route("/games/{game}")
+async def spectate(request: Request) -> Response:
+    game = request.path_params["game"]
+    try:
+        seen = query_version(request, "seen")
+    except BadInput as error:
+        return await table_of(request).workers.run(error_page, request, error)
     return await table_of(request).workers.run(_page, request, game, None, seen=seen)
 
 
@@ -106,21 +113,25 @@ def _export(request: Request, game: str) -> Response:
     )
 
 
-@router.get("/games/{game}/{side}")
-async def side_page(
-    request: Request,
-    game: str,
-    side: str,
-    *,
-    unit: str | None = None,
-    action: str | None = None,
-    notice: str | None = None,
-    seen: int | None = None,
-) -> HTMLResponse:
-    # ?action= (and ?hex=, ?pick=, the preview's fields) are read by preview.board_of.
-    del action
+@page_route("/games/{game}/{side}")
+async def side_page(request: Request) -> Response:
+    """A side's table; ``?unit=`` chooses a counter, ``?notice=`` says what was done, ``?seen=``
+    the version the browser showed (the news since); ``?action=`` (and ``?hex=``, ``?pick=``,
+    the preview's fields) are read by preview.board_of."""
+    game, side = request.path_params["game"], request.path_params["side"]
+    query = request.query_params
+    try:
+        seen = query_version(request, "seen")
+    except BadInput as error:
+        return await table_of(request).workers.run(error_page, request, error)
     return await table_of(request).workers.run(
-        _side_page, request, game, side, unit=unit, notice=notice, seen=seen
+        _side_page,
+        request,
+        game,
+        side,
+        unit=query.get("unit"),
+        notice=query.get("notice"),
+        seen=seen,
     )
 
 
@@ -339,7 +350,7 @@ async def _side_form(
     table = table_of(request)
     try:
         version = _version(form)
-        await table.workers.run(table.call, lambda s: s.authorize(game, side, token), game)
+        await table.workers.run_first(table.call, lambda s: s.authorize(game, side, token), game)
     except NotAuthorized:
         return rejoin_page(request, game, side)
     except BadInput as error:
@@ -394,7 +405,7 @@ async def act(request: Request, game: str, side: str) -> Response:
             raise BadInput("action", "", "choose an action or type a command")
         for entered in dice:
             words += ["--dice", entered]
-        applied = await table.workers.run(
+        applied = await table.workers.run_first(
             lambda: table.do(game, side, token, words, expect=version, entropy=entropy)
         )
     except ValueError as error:  # shlex: an unclosed quote
@@ -417,7 +428,7 @@ async def ai_dice(request: Request, game: str, side: str) -> Response:
     command = str(form.get("command") or "") or None
     table = table_of(request)
     try:
-        moves = await table.workers.run(
+        moves = await table.workers.run_first(
             lambda: table.ai_dice(game, side, token, dice, expect=version, command=command)
         )
     except OrdnanceError as error:
@@ -436,7 +447,7 @@ async def undo(request: Request, game: str, side: str) -> Response:
     _form, token, version = got
     table = table_of(request)
     try:
-        applied = await table.workers.run(table.undo, game, side, token, version)
+        applied = await table.workers.run_first(table.undo, game, side, token, version)
     except StaleState as error:
         notice = f"Not applied. {error}"
         return await table.workers.run(_page, request, game, side, notice=notice, status=409)

@@ -1,15 +1,18 @@
 """The threads that do a table's blocking work, apart from the event loop that answers HTTP.
 
 Every route hands its work here (the service's reads and writes, a page or a preview drawn)
-through :meth:`Workers.run`, in one hand-off per request: the loop stays free to read other
-requests and push events while a game is folded or a command waits on the database.
+in one hand-off per request: the loop stays free to read other requests and push events while
+a game is folded or a command waits on the database.
 
 One pool, sized once (``ordnance serve --threads``, 1 by default): Python runs one thread at a
-time, so more threads only wait for each other, unless the database is slow to answer. Before
-it, plain ``def`` routes ran in AnyIO's threads, the form posts in asyncio's default pool
-(outside the bound), and a preview handed off twice. The standard library's pool is used for
-the one bound and the one hand-off, not for speed: bench_web at 200 games showed no change its
-runs' spread reveals (docs/benchmarks.md, seventh round).
+time, so more threads only wait for each other, unless the database is slow to answer.
+
+Two queues in one: a side's command (and the short look at a game's status that comes before
+one) goes ahead of every page and preview still waiting (:meth:`Workers.run_first`). A
+command is short (under 1 ms of CPU), it is what both players wait for (the answer, then the
+other side's push), and the pages it makes stale are drawn just after it; behind a queue of
+pages at 300 games on one process it waited 100-250 ms (docs/benchmarks.md, eighth round).
+Within each queue work runs in the order it came.
 
 >>> workers = Workers(2)  # in a route: ``await workers.run(draw, game)``
 >>> workers.threads
@@ -20,8 +23,11 @@ runs' spread reveals (docs/benchmarks.md, seventh round).
 from __future__ import annotations
 
 import asyncio
+import itertools
+import queue
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -30,21 +36,81 @@ T = TypeVar("T")
 # Without --threads (an app made in tests or embedded): AnyIO's default, as before.
 DEFAULT_THREADS = 40
 
+FIRST, NEXT, STOP = 0, 1, 2  # the queues' ranks; STOP ends a thread once the rest is done
+
+_Job = tuple[int, int, "Future[object] | None", "Callable[[], object] | None"]
+
 
 class Workers:
-    """A bounded pool of threads for the table's blocking work."""
+    """A bounded pool of threads for the table's blocking work, commands first."""
 
     def __init__(self, threads: int | None = None) -> None:
         self.threads = threads if threads is not None else DEFAULT_THREADS
-        self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="ordnance-work")
+        if self.threads < 1:
+            raise ValueError("a table needs at least one thread")
+        self._jobs: queue.PriorityQueue[_Job] = queue.PriorityQueue()
+        self._order = itertools.count()  # first come, first served within a rank
+        self._lock = threading.Lock()
+        self._idle = 0
+        self._started: list[threading.Thread] = []
+        self._closed = False
 
     async def run(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``work(*args, **kwargs)`` in one of the threads; its answer or its exception."""
-        loop = asyncio.get_running_loop()
-        if kwargs:
-            return await loop.run_in_executor(self._pool, lambda: work(*args, **kwargs))
-        return await loop.run_in_executor(self._pool, work, *args)
+        """``work(*args, **kwargs)`` in one of the threads, after the work already waiting;
+        its answer or its exception."""
+        return await self._submit(NEXT, lambda: work(*args, **kwargs))
+
+    async def run_first(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """As :meth:`run`, ahead of the pages and previews waiting (a command, a status)."""
+        return await self._submit(FIRST, lambda: work(*args, **kwargs))
+
+    def _submit(self, rank: int, work: Callable[[], T]) -> asyncio.Future[T]:
+        future: Future[T] = Future()
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the table's threads are closed")
+            self._jobs.put((rank, next(self._order), future, work))  # type: ignore[arg-type]
+            if self._idle:
+                self._idle -= 1
+            elif len(self._started) < self.threads:
+                self._start()
+        # Cancelled while it waits (the browser went away): it never runs.
+        return asyncio.wrap_future(future)
+
+    def _start(self) -> None:
+        thread = threading.Thread(
+            target=self._work, name=f"ordnance-work_{len(self._started)}", daemon=True
+        )
+        self._started.append(thread)
+        thread.start()
+
+    def _work(self) -> None:
+        while True:
+            rank, _, future, work = self._jobs.get()
+            if rank == STOP or future is None or work is None:
+                return
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(work())
+                except BaseException as error:  # the route's to answer, as a pool's would be
+                    future.set_exception(error)
+            del future, work  # not kept alive while this thread waits
+            with self._lock:
+                self._idle += 1
 
     def close(self) -> None:
-        """Take no more work; what runs ends on its own (a thread is never interrupted)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Take no more work and cancel what waits; what runs ends on its own (a thread is
+        never interrupted), then its thread."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            while True:
+                try:
+                    _, _, future, _ = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if future is not None:
+                    future.cancel()
+            for _ in self._started:
+                self._jobs.put((STOP, next(self._order), None, None))
