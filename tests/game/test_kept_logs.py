@@ -88,3 +88,41 @@ def test_the_kept_log_is_the_services_log_as_a_game_goes_on(tmp_path):
         side = next(s for s in game.sides if "phase next" in legal(game.state, s))
         service.do(made.game, side, made.tokens[side], ["phase", "next"])
     service.close()
+
+
+@pytest.mark.clause("SYS.record")
+def test_entries_handed_over_are_kept_and_not_read_again():
+    store = Store(chain("a", 6))
+    logs = KeptLogs(store)  # type: ignore[arg-type]
+    logs.upto(at(store.log, 2))
+    logs.add(at(store.log, 4), store.log[2:4])  # read or stored by the service
+    assert list(logs.upto(at(store.log, 4))) == store.log[:4]
+    assert store.reads == [(0, 2)]
+    # Entries that do not follow the kept log (another chain, a gap) change nothing.
+    other = chain("b", 6)
+    logs.add(at(other, 6), other[4:6])
+    logs.add(at(store.log, 6), store.log[5:6])
+    assert list(logs.upto(at(store.log, 6))) == store.log[:6]
+    assert store.reads == [(0, 2), (4, 6)]
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_service_feeds_its_logs_with_the_entries_it_stores(tmp_path: Path):
+    service = GameService(f"sqlite:///{tmp_path}/g.db", keys=tmp_path / "keys")
+    try:
+        made = service.create(load_scenario_file(EXAMPLES / "asl-c8-demo.yaml"))
+        service.logs.upto(service.game(made.game))
+        read: list[tuple[int, int | None]] = []
+        entries = service.store.entries
+
+        def noted(game: str, start: int = 0, stop: int | None = None) -> list[Any]:
+            read.append((start, stop))
+            return entries(game, start, stop)
+
+        service.store.entries = noted  # type: ignore[method-assign]
+        service.do(made.game, "german", made.tokens["german"], ["phase", "next"])
+        told = service.logs.upto(service.game(made.game))
+        assert [e.type for e in told] == ["start", "command"]
+        assert read == []
+    finally:
+        service.close()

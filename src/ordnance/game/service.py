@@ -61,6 +61,7 @@ from ordnance.game.errors import LogMismatch, StaleState
 from ordnance.game.fairdice import PhysicalDice, check_side_seed, new_server_seed, split_dice
 from ordnance.game.fold import Game, apply_entry, resolve_command
 from ordnance.game.heads import check_log
+from ordnance.game.kept_logs import KeptLogs
 from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import export_text, header_game, read_verified
 from ordnance.game.outcomes import Appended, Applied, NewGame, status_json
@@ -101,11 +102,11 @@ class GameService:
         self.snapshot_every = snapshots.every(snapshot_every)
         # A signed head at least every K entries (game/signing.py).
         self.sign_every = head_interval(sign_every)
-        # Folded games by id, brought up to date from the log on every use; the least recently
-        # used beyond GAMES_HELD is dropped (and folded again from its snapshot when asked).
-        # Shared by threads (a web table runs games at once): each use is one read or write of
-        # one key, and a fold is checked against the stored version on every use.
+        # Folded games by id, checked against the stored version on every use (the least
+        # recently used beyond GAMES_HELD dropped), shared by a web table's threads; and the
+        # logs its pages tell, fed with the entries read or stored here (:mod:`.kept_logs`).
         self._games = BoundedCache[str, Game](GAMES_HELD)
+        self.logs = KeptLogs(self.store)
 
     def close(self) -> None:
         self.store.close()
@@ -269,6 +270,7 @@ class GameService:
             game = apply_entry(game, entry)
         self.custody.check_head(game, kept, log)
         self._games.put(game_id, game)
+        self.logs.add(game, log)
         # Opened from the database: a snapshot once the fold passed a multiple of K since the
         # newest one (the next service to open the game folds only what follows).
         if snapshots.due(folded_from, game.version, self.snapshot_every):
@@ -287,12 +289,9 @@ class GameService:
         return status_json(self.game(game_id) if game is None else game, side)
 
     def export(self, game_id: str) -> str:
-        """The log as one JSON file (one entry per line, hash-chained, its heads signed).
-
-        The head the file ends with leaves the service here, for readers who cannot check a
-        MAC: unless it is signed already, this service signs it (and keeps the signature), so
-        every entry of the file is covered by a signed head.
-        """
+        """The log as one JSON file (one entry per line, hash-chained, its heads signed): its
+        last head, leaving for readers who cannot check a MAC, is signed here if it is not
+        already (the signature kept), so a signed head covers every entry of the file."""
         game = self.game(game_id)
         log = self.custody.with_signed_head(game, self.store.entries(game_id, 0, game.version))
         return export_text(game_id, log, self.custody.opening(log[0]))
@@ -495,6 +494,7 @@ class GameService:
             self._games.discard(game.id)
             raise
         self._games.put(game.id, after)
+        self.logs.add(after, new)
         self.custody.keep_head(after)
         self.custody.forget_revealed(new)
         return Applied(game.id, tuple(new), after.version, ruling)

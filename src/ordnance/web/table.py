@@ -36,7 +36,6 @@ from ordnance.core.spec import Feature
 from ordnance.game import autoplay
 from ordnance.game.autoplay import AiWaits, DiceWanted
 from ordnance.game.fold import Game
-from ordnance.game.kept_logs import KeptLogs
 from ordnance.game.registry import names, spec
 from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
 from ordnance.game.service import Applied, GameService, NewGame
@@ -175,7 +174,7 @@ class Table:
         # The pages drawn, by (game, version, side, what else changes them): :mod:`.page_cache`.
         self.pages = PageCache()
         # The logs the pages tell, each new version reading only its new entries.
-        self.logs = KeptLogs(self.service.store)
+        self.logs = self.service.logs
         self.news = News()
         # The requests being answered (:class:`.middleware.InFlight`): the warmer waits for 0.
         self.in_flight = Gauge()
