@@ -148,13 +148,17 @@ def _side_page(
     if token is None:
         return rejoin_page(request, game, side)
     try:
-        # The token itself, not only a cookie of the right name (the service's check).
-        table_of(request).call(lambda s: s.authorize(game, side, token), game)
+        # The token itself, not only a cookie of the right name (the service's check), on the
+        # game as stored: the page is drawn from it (one read of the game's newest entry, not
+        # two: on PostgreSQL, a round trip).
+        folded = table_of(request).call(lambda s: s.authorize(game, side, token), game)
     except NotAuthorized:
         return rejoin_page(request, game, side)
     except OrdnanceError as error:
         return error_page(request, error)
-    return _page(request, game, side, unit=unit, notice=notice, seen=seen, token=token)
+    return _page(
+        request, game, side, unit=unit, notice=notice, seen=seen, token=token, folded=folded
+    )
 
 
 def _page(
@@ -169,10 +173,13 @@ def _page(
     ai_given: tuple[str, ...] = (),
     seen: int | None = None,
     token: str | None = None,
+    folded: Game | None = None,
 ) -> HTMLResponse:
+    """The table page of ``side`` (None: a spectator); ``folded``: the game as just read."""
     table = table_of(request)
     try:
-        folded = table.call(lambda s: s.game(game), game)
+        if folded is None:
+            folded = table.call(lambda s: s.game(game), game)
     except RolledBack as error:
         return render(
             request,
