@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from ordnance.game.checkpoints import FALLBACK, Checkpoints
 from ordnance.game.database import NOTIFY_CHANNEL, parameter_mark, shown
 from ordnance.game.dberrors import driver_failure, storage_errors
 from ordnance.game.entries import Entry, canonical
@@ -50,6 +51,9 @@ class Appender:
         self._kept_cursor: Any = None
         self._kept_by = 0  # the process that took it
         self._busy = threading.Lock()
+        # Its commits make no checkpoint: a thread of their own does (:mod:`.checkpoints`).
+        path = engine.url.database
+        self.checkpoints = Checkpoints(path) if self.keeps and path else None
         mark = parameter_mark(engine)
         self.move = MOVE.format(mark=mark)
         self.insert = (
@@ -118,13 +122,18 @@ class Appender:
             # Its driver cursor too, used for every append on it (made and closed once).
             driver: Any = raw.driver_connection
             self._kept_cursor = driver.cursor()
+            if self.checkpoints is not None:
+                self._kept_cursor.execute(f"PRAGMA wal_autocheckpoint={FALLBACK}")
             self._kept, self._kept_by = raw, os.getpid()
         return raw
 
     def _append_kept(self, game: str, based_on: int, rows: list[tuple[Any, ...]]) -> bool:
         raw = self._kept_connection()
         try:
-            return self._append(raw, game, based_on, rows, self._kept_cursor)
+            moved = self._append(raw, game, based_on, rows, self._kept_cursor)
+            if moved and self.checkpoints is not None:
+                self.checkpoints.appended()
+            return moved
         except BaseException:
             self._kept = self._kept_cursor = None
             raw.close()  # back to the pool, which resets it (or drops it when it is broken)
@@ -145,6 +154,8 @@ class Appender:
             raw, self._kept, self._kept_cursor = self._kept, None, None
             if raw is not None and self._kept_by == os.getpid():
                 raw.close()
+        if self.checkpoints is not None:
+            self.checkpoints.close()
 
     def _append(
         self,

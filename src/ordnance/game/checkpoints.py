@@ -1,0 +1,102 @@
+"""SQLite's checkpoints out of the commands' way, on a server's SQLite file.
+
+In WAL mode a commit adds the pages it changed to the write-ahead log, and the commit that
+takes the log past SQLite's threshold (1000 pages by default) then copies the log back into the
+database file and syncs it: a checkpoint, inside that one command. On the web table the command
+holds the table's one worker thread meanwhile, so every request queued behind it waits, and the
+queue takes long to drain on a busy server (bench_web, 300 games on one process: act p95
+68-185 ms with the checkpoints inline, 78-83 without them; docs/benchmarks.md, eighth round).
+
+So the appender's kept connection (:mod:`.appender`), which makes a server's every command,
+checkpoints only past :data:`FALLBACK` pages (should this thread fail), and a thread of its own
+runs a PASSIVE checkpoint on its own connection after every :data:`EVERY` commits. A passive
+checkpoint waits for no reader or writer, and the thread runs with Python's lock let go while
+SQLite works. Nothing here touches what is stored: a checkpoint moves committed pages from one
+file of the database to the other, and SQLite checkpoints the log itself when the last
+connection closes.
+
+>>> import sqlite3, tempfile, pathlib
+>>> folder = tempfile.TemporaryDirectory()
+>>> path = pathlib.Path(folder.name) / "g.db"
+>>> made = sqlite3.connect(path)
+>>> _ = made.execute("PRAGMA journal_mode=WAL").fetchall(); made.close()
+>>> checkpoints = Checkpoints(path, every=2)
+>>> checkpoints.appended(); checkpoints.appended()  # the second asks for one
+>>> checkpoints.close(); checkpoints.done >= 1
+True
+>>> folder.cleanup()
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+log = logging.getLogger("ordnance.game")
+
+EVERY = 100  # commits between checkpoints: a command's few pages each, a few hundred pages
+FALLBACK = 10_000  # pages (about 40 MB) past which the appender's commit checkpoints itself
+CLOSE_WAIT = 5.0  # seconds the last checkpoint may take when the store closes
+
+
+class Checkpoints:
+    """PASSIVE checkpoints of the SQLite file at ``path`` in a background thread, one after
+    every ``every`` commits noted by :meth:`appended`; ``done`` counts those made."""
+
+    def __init__(self, path: str | Path, every: int | None = None) -> None:
+        self.path = Path(path)
+        self.every = every if every is not None else EVERY
+        self.done = 0
+        self._count = 0
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+        self._stopped = False
+
+    def appended(self) -> None:
+        """One more commit in the log; the checkpoint is asked for once ``every`` are."""
+        with self._lock:
+            self._count += 1
+            if self._count < self.every or self._stopped:
+                return
+            self._count = 0
+            if self._thread is None or self._pid != os.getpid():  # none yet, or a forked child
+                self._thread = threading.Thread(
+                    target=self._run, name="ordnance-checkpoint", daemon=True
+                )
+                self._pid = os.getpid()
+                self._thread.start()
+        self._wake.set()
+
+    def close(self) -> None:
+        """The thread's last checkpoint made (if one was asked for), then it ends."""
+        with self._lock:
+            self._stopped = True
+            thread = self._thread if self._pid == os.getpid() else None
+        self._wake.set()
+        if thread is not None:
+            thread.join(CLOSE_WAIT)
+
+    def _run(self) -> None:
+        try:
+            connection = sqlite3.connect(self.path, timeout=CLOSE_WAIT, isolation_level=None)
+        except sqlite3.Error as error:
+            log.warning("checkpoints of %s not run: %s", self.path, error)
+            return
+        try:
+            while True:
+                self._wake.wait()
+                self._wake.clear()
+                try:
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self.done += 1
+                except sqlite3.Error as error:  # the next one tries again (or FALLBACK does)
+                    log.debug("checkpoint of %s failed: %s", self.path, error)
+                if self._stopped:
+                    return
+        finally:
+            connection.close()

@@ -1,0 +1,46 @@
+"""A server's SQLite file is checkpointed by a thread of its own, not inside a command
+(game/checkpoints.py) (SYS.record)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from ordnance.game import checkpoints
+from ordnance.game.scenario import load_scenario_file
+from ordnance.game.service import GameService
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "asl-c8-demo.yaml"
+
+
+@pytest.mark.clause("SYS.record")
+def test_commits_leave_the_checkpoint_to_its_thread_and_lose_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(checkpoints, "EVERY", 3)
+    service = GameService(f"sqlite:///{tmp_path}/g.db", keys=tmp_path / "keys")
+    try:
+        made = service.create(load_scenario_file(EXAMPLE))
+        appender = service.store._sqlite_appender()
+        assert appender is not None and appender.checkpoints is not None
+        commits = 0
+        while side := service.game(made.game).rules.to_move(service.game(made.game).state):
+            service.do(made.game, side, made.tokens[side], ["phase", "next"])
+            commits += 1
+        assert commits >= 6
+        kept = appender._kept_cursor.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        assert kept == checkpoints.FALLBACK  # the commands' own connection makes none
+        deadline = time.monotonic() + 5
+        while appender.checkpoints.done < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert appender.checkpoints.done >= 2  # one asked for every 3 commits
+        version = service.game(made.game).version
+    finally:
+        service.close()
+    assert version > commits
+    with sqlite3.connect(tmp_path / "g.db") as fresh:
+        stored = fresh.execute("SELECT count(*) FROM entries").fetchone()[0]
+    assert stored == version
