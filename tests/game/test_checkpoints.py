@@ -33,6 +33,7 @@ def test_commits_leave_the_checkpoint_to_its_thread_and_lose_nothing(
         assert commits >= 6
         kept = appender._kept_cursor.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
         assert kept == checkpoints.FALLBACK  # the commands' own connection makes none
+        assert appender.checkpoints.synchronous == 2  # and its checkpoints sync as it does: FULL
         deadline = time.monotonic() + 5
         while appender.checkpoints.done < 2 and time.monotonic() < deadline:
             time.sleep(0.01)

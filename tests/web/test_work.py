@@ -83,25 +83,41 @@ def test_a_page_is_drawn_in_the_tables_threads(
     assert all(name.startswith("ordnance-work") for name in seen), seen
 
 
+class Hold:
+    """Work that keeps a pool's one thread busy until :meth:`release`."""
+
+    def __init__(self, workers: Workers) -> None:
+        self.workers = workers
+        self.busy = threading.Event()
+        self.released = threading.Event()
+
+    def _work(self) -> None:
+        self.busy.set()
+        self.released.wait(5)
+
+    async def start(self) -> asyncio.Future[None]:
+        """The held work, once the thread runs it."""
+        held = asyncio.ensure_future(self.workers.run(self._work))
+        await asyncio.to_thread(self.busy.wait, 5)
+        return held
+
+    def release(self) -> None:
+        self.released.set()
+
+
 def test_a_command_goes_ahead_of_the_pages_waiting() -> None:
     """With the one thread busy, pages then a command queued: the command runs next, the
     pages after it in the order they came."""
     workers = Workers(1)
-    busy = threading.Event()
-    release = threading.Event()
+    hold = Hold(workers)
     order: list[str] = []
 
-    def hold() -> None:
-        busy.set()
-        release.wait(5)
-
     async def queued() -> None:
-        held = asyncio.ensure_future(workers.run(hold))
-        await asyncio.to_thread(busy.wait, 5)
+        held = await hold.start()
         pages = [asyncio.ensure_future(workers.run(order.append, f"page {n}")) for n in (1, 2)]
         command = asyncio.ensure_future(workers.run_first(order.append, "command"))
         await asyncio.sleep(0.01)  # all three in the queue before the thread is let go
-        release.set()
+        hold.release()
         await asyncio.gather(held, *pages, command)
 
     try:
@@ -113,22 +129,16 @@ def test_a_command_goes_ahead_of_the_pages_waiting() -> None:
 
 def test_work_cancelled_while_it_waits_never_runs() -> None:
     workers = Workers(1)
-    busy = threading.Event()
-    release = threading.Event()
+    hold = Hold(workers)
     ran: list[str] = []
 
-    def hold() -> None:
-        busy.set()
-        release.wait(5)
-
     async def gone() -> None:
-        held = asyncio.ensure_future(workers.run(hold))
-        await asyncio.to_thread(busy.wait, 5)
+        held = await hold.start()
         page = asyncio.ensure_future(workers.run(ran.append, "page"))
         await asyncio.sleep(0.01)
         page.cancel()  # the browser went away
         await asyncio.sleep(0.01)
-        release.set()
+        hold.release()
         await held
         await workers.run(ran.append, "next")
 

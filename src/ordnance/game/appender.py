@@ -124,6 +124,8 @@ class Appender:
             self._kept_cursor = driver.cursor()
             if self.checkpoints is not None:
                 self._kept_cursor.execute(f"PRAGMA wal_autocheckpoint={FALLBACK}")
+                synchronous = self._kept_cursor.execute("PRAGMA synchronous").fetchone()
+                self.checkpoints.synchronous = int(synchronous[0])
             self._kept, self._kept_by = raw, os.getpid()
         return raw
 
