@@ -173,8 +173,6 @@ class Table:
         self.locks = GameLocks()
         # The pages drawn, by (game, version, side, what else changes them): :mod:`.page_cache`.
         self.pages = PageCache()
-        # The logs the pages tell, each new version reading only its new entries.
-        self.logs = self.service.logs
         self.news = News()
         # The requests being answered (:class:`.middleware.InFlight`): the warmer waits for 0.
         self.in_flight = Gauge()

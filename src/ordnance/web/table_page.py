@@ -87,12 +87,7 @@ def _join(request: Request, game: str, side: str, token: str) -> Response:
 
 @page_route("/games/{game}")
 async def spectate(request: Request) -> Response:
-    game = request.path_params["game"]
-    try:
-        seen = query_version(request, "seen")
-    except BadInput as error:
-        return await table_of(request).workers.run(error_page, request, error)
-    return await table_of(request).workers.run(_page, request, game, None, seen=seen)
+    return await table_of(request).workers.run(_addressed, request, None)
 
 
 @router.get("/games/{game}/export")
@@ -118,20 +113,20 @@ async def side_page(request: Request) -> Response:
     """A side's table; ``?unit=`` chooses a counter, ``?notice=`` says what was done, ``?seen=``
     the version the browser showed (the news since); ``?action=`` (and ``?hex=``, ``?pick=``,
     the preview's fields) are read by preview.board_of."""
-    game, side = request.path_params["game"], request.path_params["side"]
-    query = request.query_params
+    return await table_of(request).workers.run(_addressed, request, request.path_params["side"])
+
+
+def _addressed(request: Request, side: str | None) -> HTMLResponse:
+    """The page of ``side`` (None: a spectator) its address asks for."""
+    game, query = request.path_params["game"], request.query_params
     try:
         seen = query_version(request, "seen")
     except BadInput as error:
-        return await table_of(request).workers.run(error_page, request, error)
-    return await table_of(request).workers.run(
-        _side_page,
-        request,
-        game,
-        side,
-        unit=query.get("unit"),
-        notice=query.get("notice"),
-        seen=seen,
+        return error_page(request, error)
+    if side is None:
+        return _page(request, game, None, seen=seen)
+    return _side_page(
+        request, game, side, unit=query.get("unit"), notice=query.get("notice"), seen=seen
     )
 
 
@@ -332,7 +327,7 @@ def _story(table: Table, folded: Game, seen: int | None, state: dict[str, Any]) 
 
     def tell() -> Story:
         # The log as far as this version (a command stored since is the next version's page).
-        log = table.logs.upto(folded)
+        log = table.service.logs.upto(folded)
         rulings = views.recent_rulings(log)
         return Story(
             log=_drawn("log.html", log=news.log_sentences(folded, log, views.LOG_SHOWN)),
