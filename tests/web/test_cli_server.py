@@ -128,6 +128,41 @@ def test_a_stale_command_through_the_server_is_refused_like_a_local_one(live_ser
     assert code == 2 and "stale state" in err
 
 
+@pytest.mark.clause("VV.AP-phases")
+def test_game_new_through_the_server_gives_its_ai_the_sides_asked_for(
+    live_server, capsys, tmp_path
+):
+    url, hedgerows = live_server.url, str(EXAMPLES / "vv-hedgerow-ambush.yaml")
+    # As the scenario says (the German 'ai: true'): the German token stays with the table.
+    code, out, _ = _run(capsys, "game", "new", hedgerows, "--server", url)
+    assert code == 0 and "The table's AI plays german" in out and "american" in out
+    # --ai in its place: the AI plays the American, who moves first, and does so by itself.
+    code, out, _ = _run(
+        capsys, "game", "new", hedgerows, "--server", url, "--ai", "american", "--json"
+    )
+    made = json.loads(out)
+    assert code == 0 and set(made["tokens"]) == {"german"} and made["ai_sides"] == ["american"]
+    deadline, version = time.monotonic() + 30, made["version"]
+    while version == made["version"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+        status = json.loads(
+            _run(capsys, "game", "status", made["game"], "--server", url, "--json")[1]
+        )
+        version = status["version"]
+    assert version > made["version"]  # the table's AI moved
+    # --no-ai: every token is the players'.
+    code, out, _ = _run(capsys, "game", "new", hedgerows, "--server", url, "--no-ai", "--json")
+    assert code == 0 and set(json.loads(out)["tokens"]) == {"american", "german"}
+    # Without a table, --ai is refused before anything is made.
+    db = tmp_path / "none.sqlite3"
+    code, _, err = _run(capsys, "game", "new", hedgerows, "--ai", "german", "--db", str(db))
+    assert code == 2 and err.count("\n") == 1 and "--server" in err and not db.exists()
+    code, _, err = _run(
+        capsys, "game", "new", hedgerows, "--server", url, "--ai", "german", "--no-ai"
+    )
+    assert code == 2 and "not both" in err
+
+
 @pytest.mark.parametrize("server", ["http://127.0.0.1:9", "not a url"])
 def test_an_unreachable_server_is_one_line(capsys, server):
     code, _, err = _run(capsys, "game", "status", "abc", "--server", server)

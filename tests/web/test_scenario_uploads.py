@@ -251,6 +251,20 @@ def test_ai_sides_for_a_ruleset_without_an_ai_are_refused_by_api_and_lobby_alike
     assert table.call(lambda service: service.store.game_ids()) == []
 
 
+@pytest.mark.clause("VV.AP-phases")
+def test_a_vv_game_made_without_ai_sides_gives_the_ai_the_sides_the_scenario_marks(client):
+    # The hedgerow scenario marks the German 'ai: true': the table plays it, as it would locally.
+    answer = api_new(client, example("vv"))
+    assert answer.status_code == 200, answer.text
+    made = answer.json()
+    assert set(made["tokens"]) == {"american"} and made["ai_sides"] == ["german"]
+    status = client.get(f"/api/games/{made['game']}").json()
+    assert status["state"]["ai_sides"] == ["german"]
+    # A ruleset without an AI: every side is a player's.
+    asl = api_new(client, example("asl")).json()
+    assert asl["ai_sides"] == [] and set(asl["tokens"]) == {"american", "german"}
+
+
 def test_ai_sides_of_a_vv_game_are_played_and_their_tokens_kept(client):
     answer = api_new(client, example("vv"), ai_sides=["american"])
     assert answer.status_code == 200, answer.text

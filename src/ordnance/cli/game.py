@@ -92,6 +92,19 @@ def new_command(
         typer.Option("--map", metavar="MAPFILE", help="With --from-vsav: the ASL map file."),
     ] = None,
     server: Server = None,
+    ai: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ai",
+            metavar="SIDE",
+            help="With --server: the table's AI plays SIDE (repeat for each side), in place of"
+            " the sides the scenario marks 'ai: true' (V&V).",
+        ),
+    ] = None,
+    no_ai: Annotated[
+        bool,
+        typer.Option("--no-ai", help="With --server: the table's AI plays no side."),
+    ] = False,
     force: Force = False,
     tokens_dir: Annotated[
         Path | None,
@@ -109,6 +122,7 @@ def new_command(
         raise BadInput("option", "--by-email/--invite", "play by e-mail needs both")
     if invite is not None:  # checked first: a game made with no invitation written is stuck
         check_output(invite, "invitation", force=force)
+    ai_sides = _ai_choice(ai, no_ai, server)
     extra: dict[str, Any] = {}
     if from_vsav is not None:
         scenario, extra = _vsav_scenario(scenario, from_vsav, vasl_templates, date, map_file)
@@ -125,7 +139,7 @@ def new_command(
             raise BadInput("option", "--server", "play by e-mail and --server do not mix")
         from ordnance.cli import remote  # noqa: PLC0415  (only with --server)
 
-        made = remote.new_game(server, scenario)
+        made, extra["ai_sides"] = remote.new_game(server, scenario, ai_sides)
     else:
         from ordnance.game.scenario import load_scenario_file  # noqa: PLC0415
 
@@ -147,6 +161,9 @@ def new_command(
         return
     else:
         _print_new(made, as_json, f"New game {made.game}")
+    if extra.get("ai_sides"):
+        played = ", ".join(extra["ai_sides"])
+        console.print(Text(f"The table's AI plays {played}: that token stays with the server."))
     for note in extra.get("notes", []):
         console.print(Text(f"To check in {scenario}: {note}", style="dim"))
     if invite is not None and not as_json:
@@ -154,6 +171,22 @@ def new_command(
         console.print(
             Text(f"Send {invite} to {other}: it holds their invitation code and nothing of yours.")
         )
+
+
+def _ai_choice(ai: list[str] | None, no_ai: bool, server: str | None) -> list[str] | None:
+    """The sides ``--ai``/``--no-ai`` give the table's AI (None: as the scenario says)."""
+    if not ai and not no_ai:
+        return None
+    given = "--no-ai" if no_ai else "--ai"
+    if server is None:
+        problem = (
+            "is for a game at a served table (--server); with a database the AI plays a side"
+            " the scenario gives it through 'game play --ai-token-file' or 'game ai'"
+        )
+        raise BadInput("option", given, problem)
+    if ai and no_ai:
+        raise BadInput("option", "--ai/--no-ai", "give sides for the AI or --no-ai, not both")
+    return [] if no_ai else list(dict.fromkeys(ai or []))
 
 
 def _vsav_scenario(

@@ -63,13 +63,17 @@ def _call(server: str, method: str, path: str, **kwargs: Any) -> Any:
     return response.json()
 
 
-def new_game(server: str, scenario: Path) -> NewGame:
+def new_game(server: str, scenario: Path, ai: list[str] | None = None) -> tuple[NewGame, list[str]]:
+    """A game made at the table from ``scenario``, and the sides its AI plays: ``ai``
+    exactly (None: those the scenario gives the AI)."""
     text = _text(scenario, "scenario file", MAX_TEXT_FILE_BYTES)
     from ordnance.game.service import NewGame  # noqa: PLC0415  (SQLAlchemy: import late)
 
-    body = {"scenario": text, "maps": maps_beside(text, scenario)}
+    body: dict[str, Any] = {"scenario": text, "maps": maps_beside(text, scenario)}
+    if ai is not None:
+        body["ai_sides"] = ai
     data = _call(server, "POST", "/api/games", json=body)
-    return NewGame(
+    made = NewGame(
         data["game"],
         data["tokens"],
         data["version"],
@@ -77,6 +81,7 @@ def new_game(server: str, scenario: Path) -> NewGame:
         signer=data.get("signer", {}),
         head=data.get("head", ""),
     )
+    return made, list(data.get("ai_sides", []))
 
 
 def _text(path: Path, what: str, limit: int) -> str:

@@ -60,10 +60,11 @@ class NewGameBody(BaseModel):
         description="Maps uploaded with the scenario: name -> the map file's YAML text. The"
         " scenario's 'map:' names one (with or without '.yaml'); the server reads no file.",
     )
-    ai_sides: list[str] = Field(
-        default_factory=list,
+    ai_sides: list[str] | None = Field(
+        None,
         description="Exactly the sides the server's AI plays, in place of the scenario's own"
-        " 'ai:' (only a ruleset with an AI: V&V); their tokens are not returned.",
+        " 'ai:' (only a ruleset with an AI: V&V; [] for none). Left out: the sides the"
+        " scenario gives the AI. Their tokens are not returned.",
     )
 
 
@@ -185,6 +186,7 @@ async def new_game(request: Request, body: NewGameBody) -> Any:
         made = table.create(scenario, ai_sides)
         data = made.to_json()
         data["tokens"] = {s: t for s, t in made.tokens.items() if s not in ai_sides}
+        data["ai_sides"] = sorted(ai_sides)
         return data
 
     return await _run(table, make)
