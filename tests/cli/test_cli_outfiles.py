@@ -285,15 +285,13 @@ def test_a_file_name_that_cannot_be_one_is_one_line(cli, tmp_path):
 @pytest.mark.clause("SYS.record")
 def test_no_product_module_writes_a_file_by_hand():
     """Every user file goes through core.outfiles: a grep, so a new writer cannot slip past."""
-    # The writer itself; the product's own files (key store, receipts, the AI tokens of the web
-    # and of the CLI), written atomically on their own; pictures.py fills the temporary files
-    # staging() hands it.
+    # The writer itself; the product's own files (key store, receipts, the AI tokens), written
+    # atomically on their own; pictures.py fills the temporary files staging() hands it.
     allowed = {
         "core/outfiles.py",
         "game/keystore.py",
         "game/receipts.py",
-        "web/ai_keys.py",
-        "cli/play_keys.py",
+        "game/ai_tokens.py",
         "cli/pictures.py",
     }
     found = []

@@ -27,12 +27,12 @@ import httpx
 import pytest
 from tests.web.conftest import EXAMPLES, create_game, csrf_of
 
+from ordnance.game.ai_tokens import AiTokens
 from ordnance.game.dberrors import StorageError
 from ordnance.game.storage import Store
 from ordnance.web import security
 from ordnance.web.app import create_app
 from ordnance.web.connections import MAX_HEADER_BYTES
-from ordnance.web.table import AiKeys
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -129,7 +129,7 @@ def test_a_folder_as_the_ai_key_file_holds_ai_tokens_json(tmp_path):
     stored = keys / AI_KEYS_FILE
     assert stat.S_IMODE(stored.stat().st_mode) == 0o600
     assert list(json.loads(stored.read_text())[made.json()["game"]]) == ["german"]
-    assert AiKeys(keys).sides(made.json()["game"]).keys() == {"german"}
+    assert AiTokens.at(keys).sides(made.json()["game"]).keys() == {"german"}
 
 
 # --- a database that goes away -----------------------------------------------------------------

@@ -163,17 +163,18 @@ def _ruleset_name(game: str, *, db: str | None, server: str | None) -> str:
 
 def ai_after(service: GameService, game: str, side: str, token: str) -> AiRun | None:
     """After ``side``'s command: the AI plays the sides whose tokens this machine keeps
-    (``game play --ai-token-file``: :mod:`.play_keys`) while the decision is theirs, taking
-    ``side``'s steps that are no choice meanwhile, as the web table does after any command.
+    (``game play --ai-token-file``: :mod:`ordnance.game.ai_tokens`) while the decision is
+    theirs, taking ``side``'s steps that are no choice meanwhile, as the web table does after
+    any command.
     None when the AI plays no side of ``game`` here. The player's command is stored already:
     an AI that cannot play says why in the run, never undoes it."""
-    from ordnance.cli.play_keys import KeptTokens  # noqa: PLC0415
     from ordnance.core.errors import OrdnanceError  # noqa: PLC0415
     from ordnance.game import autoplay  # noqa: PLC0415
+    from ordnance.game.ai_tokens import AI_TOKENS, AiTokens  # noqa: PLC0415
 
     moves: list[autoplay.AiMove] = []
     try:
-        kept = KeptTokens(service.keys.path).sides(game)
+        kept = AiTokens(service.keys.path / AI_TOKENS).sides(game)
         kept = {s: t for s, t in kept.items() if s != side}
         if not kept:
             return None

@@ -3,8 +3,8 @@
 The side's token comes as for ``game do`` (``--token-file``, ``$ORDNANCE_TOKEN``, ``--token``).
 The game is a database's (``--db``) or a served table's (``--server URL``). At a table the
 server plays its AI sides; with a database the AI plays the sides whose tokens this machine
-keeps (:mod:`.play_keys`): ``--ai-token-file`` gives one, once, and from then on the AI also
-answers every ``game do`` of that game, as on the web table.
+keeps (:mod:`ordnance.game.ai_tokens`): ``--ai-token-file`` gives one, once, and from then
+on the AI also answers every ``game do`` of that game, as on the web table.
 """
 
 from __future__ import annotations
@@ -84,11 +84,11 @@ def play_command(
 def keep_ai_tokens(service: GameService, game: str, side: str, files: list[Path]) -> dict[str, str]:
     """Keep the AI tokens of ``files`` (each checked: the token of a side the scenario gives
     the AI, not ``side``); the tokens kept for ``game``'s other sides."""
-    from ordnance.cli.play_keys import KeptTokens  # noqa: PLC0415
     from ordnance.cli.play_table import ai_sides_of  # noqa: PLC0415
+    from ordnance.game.ai_tokens import AI_TOKENS, AiTokens  # noqa: PLC0415
     from ordnance.game.errors import NotAuthorized  # noqa: PLC0415
 
-    kept = KeptTokens(service.keys.path)
+    kept = AiTokens(service.keys.path / AI_TOKENS)
     marked = ai_sides_of(service.game(game))
     ai_sides = [s for s in marked if s != side]
     found: dict[str, str] = {}

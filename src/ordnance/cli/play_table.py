@@ -5,8 +5,8 @@ Both give the loop the same things: the folded game (for the prompt, the odds an
 command needs), its log (for the news), its version (polled while the other side acts), the
 status ``game status`` prints, and the side's commands and undos. Where the AI's turn is played
 differs: here, by :func:`ordnance.game.autoplay.play` with the AI sides' kept tokens
-(:mod:`.play_keys`), each command reported as it is stored; at a served table, by the server
-itself, in the background, the loop only watching the versions it stores.
+(:mod:`ordnance.game.ai_tokens`), each command reported as it is stored; at a served table, by
+the server itself, in the background, the loop only watching the versions it stores.
 """
 
 from __future__ import annotations

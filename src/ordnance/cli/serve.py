@@ -207,13 +207,13 @@ def _ai_keys(given: Path | None) -> Path | None:
     """The AI key file ``--ai-keys`` names: a folder means ai_tokens.json in it; a file's
     folder must exist (BadInput otherwise)."""
     from ordnance.core.errors import BadInput  # noqa: PLC0415
-    from ordnance.web.table import AI_KEYS_FILE  # noqa: PLC0415
+    from ordnance.game.ai_tokens import AI_TOKENS  # noqa: PLC0415
 
     if given is None:
         return None
     path = given.expanduser()
     if path.is_dir():
-        return path / AI_KEYS_FILE
+        return path / AI_TOKENS
     if not path.parent.is_dir():
         raise BadInput("--ai-keys", str(given), f"its folder {path.parent} does not exist")
     if path.exists() and not path.is_file():

@@ -16,7 +16,8 @@ a page that finds the AI to play while nothing here plays it (a server restarted
 write made elsewhere) starts it.
 
 The AI side of a V&V game needs its token to act like anyone else: the app keeps the tokens of
-the sides it plays (:mod:`.ai_keys`), never in the game database, which players may read.
+the sides it plays (:mod:`ordnance.game.ai_tokens`), never in the game database, which
+players may read.
 """
 
 from __future__ import annotations
@@ -34,12 +35,12 @@ from ordnance.core.maps import MapFiles
 from ordnance.core.maps.cache import BoundedCache
 from ordnance.core.spec import Feature
 from ordnance.game import autoplay
+from ordnance.game.ai_tokens import AiTokens
 from ordnance.game.autoplay import AiWaits, DiceWanted
 from ordnance.game.fold import Game
 from ordnance.game.registry import names, spec
 from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
 from ordnance.game.service import Applied, GameService, NewGame
-from ordnance.web.ai_keys import AI_KEYS_FILE, AiKeys, KeyFileError
 from ordnance.web.ai_runner import AiRunner
 from ordnance.web.locks import GameLocks
 from ordnance.web.middleware import Gauge
@@ -48,7 +49,7 @@ from ordnance.web.versions import News
 from ordnance.web.warm import Warmer
 from ordnance.web.work import Workers
 
-__all__ = ["AI_KEYS_FILE", "AiKeys", "KeyFileError", "News", "Table"]  # (moved; still named here)
+__all__ = ["News", "Table"]  # (moved; still named here)
 
 T = TypeVar("T")
 
@@ -176,7 +177,7 @@ class Table:
         self.news = News()
         # The requests being answered (:class:`.middleware.InFlight`): the warmer waits for 0.
         self.in_flight = Gauge()
-        self.ai = AiKeys(ai_keys)
+        self.ai = AiTokens(None) if ai_keys is None else AiTokens.at(ai_keys)
         # The AI's latest moves of each game, as its page shows them (the games least recently
         # moved beyond AI_GAMES_KEPT forgotten: their pages show no list).
         self.ai_moves = BoundedCache[str, tuple[AiMove, ...]](AI_GAMES_KEPT)
