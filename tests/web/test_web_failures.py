@@ -262,6 +262,18 @@ def test_serve_refuses_what_it_cannot_use_in_one_line(tmp_path, args, said):
     assert "Traceback" not in done.stderr and not (tmp_path / "no").exists()
 
 
+@pytest.mark.clause("SYS.cite")
+def test_serve_refuses_an_ai_token_file_other_users_may_read_before_it_starts(tmp_path):
+    keys = tmp_path / "ai.json"
+    keys.write_text('{"g1": {"german": "secret"}}')
+    keys.chmod(0o644)
+    done = _serve("--ai-keys", str(keys), "--db", str(tmp_path / "g.db"), timeout=20)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "is open to other users (mode 0644)" in done.stderr
+    assert "ordnance table on" not in done.stdout  # refused before it says it serves
+    assert keys.read_text() == '{"g1": {"german": "secret"}}'
+
+
 class Served:
     """``ordnance serve`` as a subprocess on a free port, its log in a file; ``descriptors``:
     the open-files limit it runs under (soft and hard)."""

@@ -148,6 +148,9 @@ def serve_command(
     keys = _ai_keys(ai_keys) or (
         Path(f"{path}.ai-tokens.json") if path else default_database().parent / "ai.json"
     )
+    from ordnance.game.ai_tokens import AiTokens  # noqa: PLC0415
+
+    AiTokens(keys)  # a file open to others or unreadable: refused now, before the banner
     proxies = [a.strip() for a in trust_proxy.split(",") if a.strip()]
     # Each connection is a descriptor: use all the system lets this process have.
     allowed = connections_allowed(max_connections, raise_descriptor_limit())
