@@ -25,7 +25,7 @@ def test_commits_leave_the_checkpoint_to_its_thread_and_lose_nothing(
     service = GameService(f"sqlite:///{tmp_path}/g.db", keys=tmp_path / "keys")
     try:
         made = service.create(load_scenario_file(EXAMPLE))
-        appender = service.store._sqlite_appender()
+        appender = service.store._the_appender()
         assert appender is not None and appender.checkpoints is not None
         commits = 0
         while side := service.game(made.game).rules.to_move(service.game(made.game).state):

@@ -117,21 +117,23 @@ class Store:
 
     # --- reads -------------------------------------------------------------------------------
 
-    def _sqlite_appender(self) -> Appender | None:
-        """The appender's kept connection on a SQLite file (made on first use), else None."""
-        if self._appender is None and self.engine.dialect.name == "sqlite":
+    def _the_appender(self) -> Appender:
+        """The driver-level appender (made on first use), which also makes the reads asked
+        before every command (:meth:`version`, :meth:`tip`)."""
+        appender = self._appender
+        if appender is None:
             with self._appender_made:
                 if self._appender is None:
                     self._appender = Appender(self.engine)
-        return self._appender
+                appender = self._appender
+        return appender
 
     def version(self, game: str) -> int:
         """The number of entries of ``game``; BadInput when there is no such game."""
-        # Asked at every command, open and read of a game: on a SQLite file on the appender's
-        # kept connection; else plain SQL on the driver (a fresh process would otherwise
-        # compile the statement first).
-        appender = self._sqlite_appender()
-        found = appender.version(game) if appender is not None else UNREAD
+        # Asked at every command, open and read of a game: on the appender's kept connections
+        # (SQLite file, PostgreSQL); else plain SQL on the driver (a fresh process would
+        # otherwise compile the statement first).
+        found = self._the_appender().version(game)
         if found is UNREAD:
             with self.reading() as connection:
                 found = connection.exec_driver_sql(
@@ -146,8 +148,7 @@ class Store:
         entry is missing); BadInput when there is no such game. Asked before every command:
         a log can be cut and written again to the same length, so the number alone does
         not tell a log this process folded from another one."""
-        appender = self._sqlite_appender()
-        found = appender.tip(game) if appender is not None else UNREAD
+        found = self._the_appender().tip(game)
         if found is UNREAD:
             with self.reading() as connection:
                 found = connection.exec_driver_sql(TIP.format(mark=self.mark), (game,)).first()
@@ -256,13 +257,7 @@ class Store:
         the entries' unique (game, seq) key refuses a second entry at the same place. Every command
         passes here, so it speaks to the database driver directly (:class:`Appender`).
         """
-        appender = self._appender
-        if appender is None:
-            with self._appender_made:
-                if self._appender is None:
-                    self._appender = Appender(self.engine)
-                appender = self._appender
-        if appender.append(game, based_on, new):
+        if self._the_appender().append(game, based_on, new):
             return
         # Not appended: say why (no such game, or the version it stands at) the slow way.
         self._append_refused(game, based_on)
