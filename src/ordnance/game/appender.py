@@ -101,7 +101,7 @@ class Appender:
     def version(self, game: str) -> Any:
         """The stored version of ``game`` (None: no such game) read on the kept connection,
         or ``UNREAD`` when there is none to use (another thread holds it; not a file)."""
-        rows = self._read(self.read, game)
+        rows = self.rows(self.read, (game,), on_file=True)
         if rows is UNREAD:
             return UNREAD
         return rows[0][0] if rows else None
@@ -109,22 +109,26 @@ class Appender:
     def tip(self, game: str) -> Any:
         """(version, hash of the last entry) of ``game`` (None: no such game), as
         :meth:`version` reads."""
-        rows = self._read(self.read_tip, game)
+        rows = self.rows(self.read_tip, (game,), on_file=True)
         if rows is UNREAD:
             return UNREAD
         return rows[0] if rows else None
 
-    def _read(self, query: str, game: str) -> Any:
+    def rows(self, query: str, parameters: tuple[Any, ...], *, on_file: bool = False) -> Any:
+        """The rows of ``query`` (plain SQL in the driver's parameter style), read on a kept
+        connection: a PostgreSQL reader; with ``on_file``, on a SQLite file the appends' own
+        connection when no other thread uses it (for the short reads asked before every
+        command only: a longer one would send appends to the pool); else ``UNREAD``."""
         if self.postgres:
-            return self._read_kept(query, game)
-        if not (self.keeps and self._busy.acquire(blocking=False)):
+            return self._read_kept(query, parameters)
+        if not (on_file and self.keeps and self._busy.acquire(blocking=False)):
             return UNREAD
         try:
             raw = self._kept_connection()
             try:
                 # A statement of its own (no BEGIN): it reads the newest commit.
                 # fetchall: the statement runs to its end, so it holds no read snapshot after.
-                return self._kept_cursor.execute(query, (game,)).fetchall()
+                return self._kept_cursor.execute(query, parameters).fetchall()
             except self.dbapi.Error as error:
                 self._kept = self._kept_cursor = None
                 raw.close()  # back to the pool, which resets it (or drops it when it is broken)
@@ -132,14 +136,14 @@ class Appender:
         finally:
             self._busy.release()
 
-    def _read_kept(self, query: str, game: str) -> Any:
+    def _read_kept(self, query: str, parameters: tuple[Any, ...]) -> Any:
         """``query``'s rows on a kept PostgreSQL reader (each statement its own transaction)."""
         for attempt in (1, 2):
             reader = self._take_reader()
             try:
                 cursor = reader.cursor()
                 try:
-                    cursor.execute(query, (game,))
+                    cursor.execute(query, parameters)
                     rows = cursor.fetchall()
                 finally:
                     cursor.close()

@@ -174,8 +174,11 @@ class Store:
         values: tuple[Any, ...] = (game, start)
         if stop is not None:
             query, values = f"{query} AND seq < {mark}", (*values, stop)
-        with self.reading() as connection:
-            rows = connection.exec_driver_sql(f"{query} ORDER BY seq", values).all()
+        query = f"{query} ORDER BY seq"
+        rows = self._the_appender().rows(query, values)
+        if rows is UNREAD:
+            with self.reading() as connection:
+                rows = connection.exec_driver_sql(query, values).all()
         # orjson reads JSON as the json module does, faster; what it does not read (integers
         # past 64 bits, NaN, deep nesting, a damaged body) is read by json, or named.
         for loads in (orjson.loads, json.loads):
@@ -208,12 +211,13 @@ class Store:
             raise damaged(self._shown, game, f"the body of entry {seq} is not JSON") from None
 
     def token_hash(self, game: str, side: str) -> str | None:
-        query = sa.select(tokens.c.token_hash).where(
-            tokens.c.game_id == game, tokens.c.side == side
-        )
-        with self.reading() as connection:
-            found = connection.execute(query).scalar_one_or_none()
-        return None if found is None else str(found)
+        mark = self.mark
+        query = f"SELECT token_hash FROM tokens WHERE game_id = {mark} AND side = {mark}"
+        rows = self._the_appender().rows(query, (game, side))
+        if rows is UNREAD:
+            with self.reading() as connection:
+                rows = connection.exec_driver_sql(query, (game, side)).all()
+        return str(rows[0][0]) if rows else None
 
     def game_ids(self) -> list[tuple[str, str, int]]:
         """Every game: id, ruleset, version."""
