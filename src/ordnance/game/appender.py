@@ -65,6 +65,7 @@ class Appender:
         self.postgres = engine.dialect.name == "postgresql"
         self._readers: list[Any] = []
         self._readers_by = os.getpid()
+        self._inherited: list[Any] = []  # a forked child's: its parent's readers
         self._readers_lock = threading.Lock()
         # Its commits make no checkpoint: a thread of their own does (:mod:`.checkpoints`).
         path = engine.url.database
@@ -99,8 +100,8 @@ class Appender:
             raw.close()  # back to the pool
 
     def version(self, game: str) -> Any:
-        """The stored version of ``game`` (None: no such game) read on the kept connection,
-        or ``UNREAD`` when there is none to use (another thread holds it; not a file)."""
+        """The stored version of ``game`` (None: no such game) read on a kept connection
+        (:meth:`rows`), or ``UNREAD`` when there is none to use."""
         rows = self.rows(self.read, (game,), on_file=True)
         if rows is UNREAD:
             return UNREAD
@@ -161,22 +162,26 @@ class Appender:
 
     def _take_reader(self) -> Any:
         with self._readers_lock:
-            if self._readers_by != os.getpid():  # a forked child: its parent's are not its own
-                self._readers, self._readers_by = [], os.getpid()
+            self._forked()
             if self._readers:
                 return self._readers.pop()
         # Made as the pool makes them (the engine's connect arguments), then its own.
         pooled = self._connect()
         reader = pooled.driver_connection
         pooled.detach()  # the pool forgets it: it is closed here, not given back
-        with contextlib.suppress(self.dbapi.Error):
+        try:
             reader.rollback()  # the pool's test ran in a transaction
-        reader.autocommit = True
+            reader.autocommit = True
+        except self.dbapi.Error as error:
+            with contextlib.suppress(self.dbapi.Error):
+                reader.close()
+            raise driver_failure(self.shown, error) from None
         return reader
 
     def _give_reader(self, reader: Any) -> None:
         with self._readers_lock:
-            if self._readers_by == os.getpid() and len(self._readers) < READERS_KEPT:
+            self._forked()
+            if len(self._readers) < READERS_KEPT:
                 self._readers.append(reader)
                 return
         with contextlib.suppress(self.dbapi.Error):
@@ -224,16 +229,23 @@ class Appender:
             if raw is not None and self._kept_by == os.getpid():
                 raw.close()
         self._drop_readers()
+        if self.checkpoints is not None:
+            self.checkpoints.close()
 
     def _drop_readers(self) -> None:
         with self._readers_lock:
+            self._forked()
             readers, self._readers = self._readers, []
-            if self._readers_by == os.getpid():
-                for reader in readers:
-                    with contextlib.suppress(self.dbapi.Error):
-                        reader.close()
-        if self.checkpoints is not None:
-            self.checkpoints.close()
+        for reader in readers:
+            with contextlib.suppress(self.dbapi.Error):
+                reader.close()
+
+    def _forked(self) -> None:
+        """In a forked child, set the parent's readers aside, never closed here: closing one
+        would end the parent's session on the socket they share."""
+        if self._readers_by != os.getpid():
+            self._inherited += self._readers
+            self._readers, self._readers_by = [], os.getpid()
 
     def _append(
         self,
