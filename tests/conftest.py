@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import atexit
+import importlib
 import json
 import os
 import shutil
+import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -109,3 +111,16 @@ def token_file(tmp_path: Path) -> Callable[[str], str]:
         return str(path)
 
     return write
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[Any]:
+    """A PostgreSQL server of the test module's own (``benchmarks/web_harness.py``, durable):
+    its tests may stop, restart or crash it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    harness: Any = importlib.import_module("web_harness")
+    server = harness.Postgres()
+    try:
+        yield server
+    finally:
+        server.stop()

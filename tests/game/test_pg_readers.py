@@ -3,9 +3,6 @@ commit of any process, and a server restart costs no read (SYS.record)."""
 
 from __future__ import annotations
 
-import importlib
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,25 +11,12 @@ import pytest
 from ordnance.game.scenario import load_scenario_file
 from ordnance.game.service import GameService
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-harness: Any = importlib.import_module("web_harness")
-
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "asl-c8-demo.yaml"
 
 
-@pytest.fixture(scope="module")
-def restartable() -> Iterator[Any]:
-    """A PostgreSQL server of this module's own: the test restarts it."""
-    server = harness.Postgres()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.mark.clause("SYS.record")
-def test_reads_see_every_writer_and_survive_a_restart(restartable: Any, tmp_path: Path) -> None:
-    url = restartable.create_database()
+def test_reads_see_every_writer_and_survive_a_restart(postgres: Any, tmp_path: Path) -> None:
+    url = postgres.create_database()
     one = GameService(url, keys=tmp_path / "keys")
     two = GameService(url, keys=tmp_path / "keys")  # another server process, in effect
     appender = None
@@ -47,7 +31,7 @@ def test_reads_see_every_writer_and_survive_a_restart(restartable: Any, tmp_path
         assert two.game(game).version == made.version + 1
         appender = two.store._the_appender()
         assert len(appender._readers) == 1  # one connection, kept and reused
-        restartable.restart()  # every connection the server had is cut
+        postgres.restart()  # every connection the server had is cut
         assert two.store.tip(game)[0] == made.version + 1  # the first read after it is served
         assert two.store.version(game) == made.version + 1
     finally:

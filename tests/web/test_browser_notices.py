@@ -9,9 +9,7 @@ the test's temporary folder (tests/web/test_browser.py drives the same Chromium)
 
 from __future__ import annotations
 
-import importlib
 import socket
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -136,17 +134,6 @@ def test_403_413_429_and_a_network_failure_are_said_in_the_notice(browser, limit
     typed(page, "phase next")
     page.get_by_role("button", name="Send").click()
     expect(notice(page)).to_contain_text("The server could not be reached")
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Any]:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    harness: Any = importlib.import_module("web_harness")
-    server = harness.Postgres()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_a_database_away_is_said_in_the_notice_and_the_board_stays(browser, postgres, tmp_path):

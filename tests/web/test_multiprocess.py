@@ -56,15 +56,6 @@ def run_apart(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 @pytest.fixture(scope="module")
-def postgres() -> Iterator[Any]:
-    server = harness.Postgres()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
 def database(postgres: Any) -> str:
     url: str = postgres.create_database()
     return url

@@ -8,7 +8,6 @@ not there and a missing --ai-keys folder in one line (exit 2), and takes a folde
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import re
@@ -19,9 +18,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -133,17 +130,6 @@ def test_a_folder_as_the_ai_key_file_holds_ai_tokens_json(tmp_path):
 
 
 # --- a database that goes away -----------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Any]:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    harness: Any = importlib.import_module("web_harness")
-    server = harness.Postgres()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.mark.clause("SYS.record")
