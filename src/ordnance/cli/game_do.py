@@ -170,11 +170,11 @@ def ai_after(service: GameService, game: str, side: str, token: str) -> AiRun | 
     an AI that cannot play says why in the run, never undoes it."""
     from ordnance.core.errors import OrdnanceError  # noqa: PLC0415
     from ordnance.game import autoplay  # noqa: PLC0415
-    from ordnance.game.ai_tokens import AI_TOKENS, AiTokens  # noqa: PLC0415
+    from ordnance.game.ai_tokens import AiTokens  # noqa: PLC0415
 
     moves: list[autoplay.AiMove] = []
     try:
-        kept = AiTokens(service.keys.path / AI_TOKENS).sides(game)
+        kept = AiTokens.in_folder(service.keys.path).sides(game)
         kept = {s: t for s, t in kept.items() if s != side}
         if not kept:
             return None

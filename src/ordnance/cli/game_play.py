@@ -85,10 +85,10 @@ def keep_ai_tokens(service: GameService, game: str, side: str, files: list[Path]
     """Keep the AI tokens of ``files`` (each checked: the token of a side the scenario gives
     the AI, not ``side``); the tokens kept for ``game``'s other sides."""
     from ordnance.cli.play_table import ai_sides_of  # noqa: PLC0415
-    from ordnance.game.ai_tokens import AI_TOKENS, AiTokens  # noqa: PLC0415
+    from ordnance.game.ai_tokens import AiTokens  # noqa: PLC0415
     from ordnance.game.errors import NotAuthorized  # noqa: PLC0415
 
-    kept = AiTokens(service.keys.path / AI_TOKENS)
+    kept = AiTokens.in_folder(service.keys.path)
     marked = ai_sides_of(service.game(game))
     ai_sides = [s for s in marked if s != side]
     found: dict[str, str] = {}

@@ -289,9 +289,9 @@ def ai_command(
         # A ruleset without an AI, or a side the scenario does not give it, is refused at once.
         autoplay.ai_choice(service.game(game), side)
         if keep:
-            from ordnance.game.ai_tokens import AI_TOKENS, AiTokens  # noqa: PLC0415
+            from ordnance.game.ai_tokens import AiTokens  # noqa: PLC0415
 
-            AiTokens(service.keys.path / AI_TOKENS).put(game, side, secret)
+            AiTokens.in_folder(service.keys.path).put(game, side, secret)
         run = autoplay.play(service, game, {side: secret}, dice=dice or ())
         folded = service.game(game)
     shown(game, folded.version, folded.head)

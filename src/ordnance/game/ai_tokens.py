@@ -11,7 +11,7 @@ when the file changed.
 
 >>> import tempfile, pathlib
 >>> folder = tempfile.TemporaryDirectory()
->>> kept = AiTokens(pathlib.Path(folder.name) / "keys" / AI_TOKENS)
+>>> kept = AiTokens.in_folder(pathlib.Path(folder.name) / "keys")
 >>> kept.put("g1", "german", "secret")
 >>> kept.sides("g1"), kept.sides("g2")
 ({'german': 'secret'}, {})
@@ -63,7 +63,13 @@ class AiTokens:
     @classmethod
     def at(cls, place: Path) -> AiTokens:
         """The tokens at ``place``: the file, or :data:`AI_TOKENS` in it when it is a folder."""
-        return cls(place / AI_TOKENS if place.is_dir() else place)
+        return cls.in_folder(place) if place.is_dir() else cls(place)
+
+    @classmethod
+    def in_folder(cls, folder: Path) -> AiTokens:
+        """The tokens in :data:`AI_TOKENS` of ``folder`` (made with the first token kept): the
+        command line's, in the key store's folder."""
+        return cls(folder / AI_TOKENS)
 
     def sides(self, game: str) -> dict[str, str]:
         """The kept tokens of ``game``'s AI sides (side -> token)."""

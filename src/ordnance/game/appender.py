@@ -19,7 +19,7 @@ from ordnance.game.database import NOTIFY_CHANNEL, parameter_mark, shown
 from ordnance.game.dberrors import driver_failure, storage_errors
 from ordnance.game.entries import Entry, canonical
 from ordnance.game.errors import StaleState
-from ordnance.game.statements import MOVE, TIP, move_parameters
+from ordnance.game.statements import MOVE, move_parameters
 
 UNREAD: Any = object()  # the appender's fast read did not run
 # PostgreSQL readers kept between reads: about the threads that read at once (a web table's
@@ -43,8 +43,8 @@ class Appender:
     connection from the pool, which tests it before use (a server restart leaves dead ones
     behind).
 
-    On PostgreSQL the reads asked before every command and every read of a game (:meth:`tip`,
-    :meth:`version`) run on connections of their own, kept between reads in autocommit: one
+    On PostgreSQL the reads asked before every command and every read of a game (:meth:`rows`)
+    run on connections of their own, kept between reads in autocommit: one
     round trip each, where a pooled connection's test, BEGIN and end of transaction made it
     four (bench: 0.48 ms of the client's CPU a read against 0.09, besides the server's). A
     read on a connection the server dropped (a restart) is made once more on a fresh one.
@@ -77,8 +77,6 @@ class Appender:
             f" VALUES ({', '.join([mark] * 9)})"
         )
         self.notify = f"SELECT pg_notify({mark}, {mark})"
-        self.read = f"SELECT version FROM games WHERE id = {mark}"
-        self.read_tip = TIP.format(mark=mark)
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
         """Store the entries if the game stands at ``based_on`` and its last entry is the one
@@ -98,22 +96,6 @@ class Appender:
             return self._append(raw, game, based_on, rows)
         finally:
             raw.close()  # back to the pool
-
-    def version(self, game: str) -> Any:
-        """The stored version of ``game`` (None: no such game) read on a kept connection
-        (:meth:`rows`), or ``UNREAD`` when there is none to use."""
-        rows = self.rows(self.read, (game,), on_file=True)
-        if rows is UNREAD:
-            return UNREAD
-        return rows[0][0] if rows else None
-
-    def tip(self, game: str) -> Any:
-        """(version, hash of the last entry) of ``game`` (None: no such game), as
-        :meth:`version` reads."""
-        rows = self.rows(self.read_tip, (game,), on_file=True)
-        if rows is UNREAD:
-            return UNREAD
-        return rows[0] if rows else None
 
     def rows(self, query: str, parameters: tuple[Any, ...], *, on_file: bool = False) -> Any:
         """The rows of ``query`` (plain SQL in the driver's parameter style), read on a kept

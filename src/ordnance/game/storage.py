@@ -128,33 +128,36 @@ class Store:
                 appender = self._appender
         return appender
 
+    def _rows(self, query: str, values: tuple[Any, ...], *, on_file: bool = False) -> Any:
+        """The rows of plain SQL ``query``: on the appender's kept connections
+        (:meth:`.Appender.rows`; ``on_file``: a SQLite file's too), else on one from the pool
+        (plain SQL on the driver: a fresh process would otherwise compile the statement
+        first)."""
+        rows = self._the_appender().rows(query, values, on_file=on_file)
+        if rows is UNREAD:
+            with self.reading() as connection:
+                rows = connection.exec_driver_sql(query, values).all()
+        return rows
+
     def version(self, game: str) -> int:
         """The number of entries of ``game``; BadInput when there is no such game."""
-        # Asked at every command, open and read of a game: on the appender's kept connections
-        # (SQLite file, PostgreSQL); else plain SQL on the driver (a fresh process would
-        # otherwise compile the statement first).
-        found = self._the_appender().version(game)
-        if found is UNREAD:
-            with self.reading() as connection:
-                found = connection.exec_driver_sql(
-                    f"SELECT version FROM games WHERE id = {self.mark}", (game,)
-                ).scalar_one_or_none()
-        if found is None:
+        # Asked at every command, open and read of a game.
+        query = f"SELECT version FROM games WHERE id = {self.mark}"
+        rows = self._rows(query, (game,), on_file=True)
+        if not rows:
             raise BadInput("game", game, f"no such game in {self._shown}")
-        return int(found)
+        return int(rows[0][0])
 
     def tip(self, game: str) -> tuple[int, str | None]:
         """The number of entries of ``game`` and the hash of its last one (None when that
         entry is missing); BadInput when there is no such game. Asked before every command:
         a log can be cut and written again to the same length, so the number alone does
         not tell a log this process folded from another one."""
-        found = self._the_appender().tip(game)
-        if found is UNREAD:
-            with self.reading() as connection:
-                found = connection.exec_driver_sql(TIP.format(mark=self.mark), (game,)).first()
-        if found is None:
+        rows = self._rows(TIP.format(mark=self.mark), (game,), on_file=True)
+        if not rows:
             raise BadInput("game", game, f"no such game in {self._shown}")
-        return int(found[0]), None if found[1] is None else str(found[1])
+        version, last = rows[0]
+        return int(version), None if last is None else str(last)
 
     def has_game(self, game: str) -> bool:
         with self.reading() as connection:
@@ -174,11 +177,7 @@ class Store:
         values: tuple[Any, ...] = (game, start)
         if stop is not None:
             query, values = f"{query} AND seq < {mark}", (*values, stop)
-        query = f"{query} ORDER BY seq"
-        rows = self._the_appender().rows(query, values)
-        if rows is UNREAD:
-            with self.reading() as connection:
-                rows = connection.exec_driver_sql(query, values).all()
+        rows = self._rows(f"{query} ORDER BY seq", values)
         # orjson reads JSON as the json module does, faster; what it does not read (integers
         # past 64 bits, NaN, deep nesting, a damaged body) is read by json, or named.
         for loads in (orjson.loads, json.loads):
@@ -213,10 +212,7 @@ class Store:
     def token_hash(self, game: str, side: str) -> str | None:
         mark = self.mark
         query = f"SELECT token_hash FROM tokens WHERE game_id = {mark} AND side = {mark}"
-        rows = self._the_appender().rows(query, (game, side))
-        if rows is UNREAD:
-            with self.reading() as connection:
-                rows = connection.exec_driver_sql(query, (game, side)).all()
+        rows = self._rows(query, (game, side))
         return str(rows[0][0]) if rows else None
 
     def game_ids(self) -> list[tuple[str, str, int]]:
