@@ -30,12 +30,12 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ordnance import __version__
 from ordnance.core.errors import OrdnanceError
-from ordnance.web import api, board, connections, labels, notify, pages
+from ordnance.web import api, board, collector, connections, labels, notify, pages
 from ordnance.web.answers import database_errors, database_failure
 from ordnance.web.limits import Guard, Limits
 from ordnance.web.middleware import InFlight, SecurityHeaders
 from ordnance.web.table import Table
-from ordnance.web.warm import start_process_warm
+from ordnance.web.warm import start_process_warm, warm_process
 
 # No inline script or style anywhere: table.js and table.css are the only ones.
 CSP = (
@@ -175,10 +175,14 @@ def _answer_failures(app: FastAPI) -> None:
 def from_environment() -> FastAPI:
     """The app ``ordnance serve`` describes in ``$ORDNANCE_SERVE`` (one per worker process)."""
     config = json.loads(os.environ["ORDNANCE_SERVE"])
-    return create_app(
+    app = create_app(
         config["db"],
         ai_keys=Path(config["ai_keys"]),
         limits=Limits(**config["limits"]),
         trusted_proxies=config["trusted_proxies"] or None,
         threads=config.get("threads"),
     )
+    # Warm now rather than in the background, so that what it loads is frozen with the rest.
+    warm_process()
+    collector.pace()
+    return app
