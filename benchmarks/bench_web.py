@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import re
@@ -48,7 +49,7 @@ import shlex
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -57,6 +58,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import web_harness as harness
+from ordnance.web.collector import OLDER, YOUNG
 from ordnance.web.security import CSRF_COOKIE, side_cookie
 
 VV = Path(__file__).resolve().parents[1] / "examples" / "vv-meeting-engagement.yaml"
@@ -302,6 +304,23 @@ async def make(
     return made["game"], sides, ai
 
 
+@contextlib.contextmanager
+def paced_collector() -> Iterator[None]:
+    """This process's garbage collector paced as a server's is (``web/collector.py``) while a
+    level plays, what the set-up made frozen. With Python's defaults its full collections over
+    every side's clients stopped all of them at once, for up to 0.86 s (300 games): that was
+    counted as the servers' latency, and the requests held meanwhile then came in one burst."""
+    gc.collect()
+    gc.freeze()
+    before = gc.get_threshold()
+    gc.set_threshold(YOUNG, OLDER, OLDER)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
+
+
 async def play(
     bases: list[str],
     games: int,
@@ -324,11 +343,12 @@ async def play(
                 url = f"{side.base}/games/{game}/events?seen=1"
                 listeners.append(asyncio.create_task(listen(url, side, ready[-1])))
         await asyncio.gather(*(r.wait() for r in ready))
-        started()
         players = [Player(g, s, tally, ai) for g, s, ai in made]
-        await asyncio.gather(
-            *(p.play(actions, think, random.Random(rng.random())) for p in players)
-        )
+        with paced_collector():
+            started()
+            await asyncio.gather(
+                *(p.play(actions, think, random.Random(rng.random())) for p in players)
+            )
         for task in listeners:
             task.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
