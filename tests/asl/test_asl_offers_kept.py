@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from ordnance.asl.game import AslRuleset
+from ordnance.asl.game import offers as asl_offers
 from ordnance.asl.game import paths as moves
 from ordnance.asl.game.markers import FLIP_OWNER_NEXT_PFPH, SmokeMarker
 from ordnance.asl.game.sight import live_map
@@ -61,10 +62,12 @@ def test_a_new_game_and_version_build_no_lines_of_sight_and_smoke_builds_its_own
     rules, first = in_phase(Phase.PFPH)
     before = smoke_hexes(rules, first, "m24")  # may build the map's lines of sight
     built = counted(monkeypatch, visibility.Visibility, "__init__")
+    looked = counted(monkeypatch, asl_offers, "_seen_near")
     _, other_game = in_phase(Phase.PFPH)
     assert other_game.sheet is not first.sheet
     assert smoke_hexes(rules, other_game, "m24") == before
     assert not built  # another game of the map, and another version: the same lines
+    assert not looked  # and what the M24's hex sees there is not looked for again
 
     here = first.status["m24"].hex
     assert here is not None
@@ -74,6 +77,7 @@ def test_a_new_game_and_version_build_no_lines_of_sight_and_smoke_builds_its_own
     )
     offered = smoke_hexes(rules, smoked, "m24")
     assert len(built) == 1  # SMOKE changes the lines: they are judged again, once
+    assert len(looked) == 1  # and what the hex sees, once
     assert smoke_hexes(rules, smoked, "m24") == offered and len(built) == 1
     # Exactly the hexes the ASL judge sees on the map with that SMOKE on it.
     game_map = live_map(smoked)
