@@ -121,7 +121,9 @@ def test_a_rolled_back_log_is_409_on_the_api_and_a_sentence_on_the_page(client, 
 
 
 @pytest.mark.clause("SYS.record")
-def test_a_notification_is_believed_only_as_far_as_the_store_says(tmp_path: Path) -> None:
+def test_a_notification_is_believed_only_as_far_as_the_store_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table = Table(str(tmp_path / "games.db"), tmp_path / "ai.json")
     try:
         made = table.create(new_game_scenario(_demo())[0])
@@ -132,6 +134,15 @@ def test_a_notification_is_believed_only_as_far_as_the_store_says(tmp_path: Path
         table.service.do(made.game, "german", made.tokens["german"], ["phase", "next"])
         run_apart(believe(table, f"{made.game}:2"))
         assert table.news.version(made.game) == 2
+        # A version already noted (this process's own write, heard back) is not read again.
+        reads: list[str] = []
+        real = table.service.store.version
+        monkeypatch.setattr(table.service.store, "version", lambda g: reads.append(g) or real(g))
+        run_apart(believe(table, f"{made.game}:2"))
+        run_apart(believe(table, f"{made.game}:1"))
+        assert reads == []
+        run_apart(believe(table, f"{made.game}:3"))  # ahead of what it knows: read, not noted
+        assert reads == [made.game] and table.news.version(made.game) == 2
     finally:
         table.close()
 
