@@ -7,8 +7,9 @@ everything the process holds, whenever the objects that lived through two young 
 grew by a quarter. A table holds a great deal (its caches by version, and a dozen coroutines
 for each page listening for pushes), and its requests make objects fast: on a busy server a
 full collection came every few seconds and stopped the table longer than an action's bound
-(bench_web, 300 games on one SQLite process: ten of 0.1-0.3 s each in a 70 s run, action p95
-86-230 ms; with :func:`pace`, one or two and 38-84 ms: docs/benchmarks.md, tenth round).
+(bench_web, 300 games on one SQLite process: ten of 0.04-0.32 s each in a 70 s run, action
+p95 86-230 ms; with :func:`pace`, one or two of 0.03-0.06 s, and 43-95 ms: docs/benchmarks.md,
+tenth round).
 
 So ``ordnance serve``, once its process is warm, calls :func:`pace`:
 

@@ -77,8 +77,9 @@ async def believe(table: Table, payload: str, reader: Workers | None = None) -> 
     its version is read from the store (an unknown game, or a store that cannot answer now, is
     let go: the next resync catches up). A version this process already noted is not read
     again: each process hears its own writes too, and a payload can only make it read, never
-    note (bench_web, two processes over PostgreSQL: 3% of a server's busy time went to these
-    reads). ``reader``: the threads that may read it (None: the routes' own).
+    note (bench_web, two processes over PostgreSQL: 3% of a server's busy time went to reading
+    the versions notifications name, half of them its own). ``reader``: the threads that may
+    read it (None: the routes' own).
     """
     found = parse_payload(payload)
     if found is None:
