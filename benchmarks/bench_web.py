@@ -58,7 +58,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import web_harness as harness
-from ordnance.web.collector import OLDER, YOUNG
+from ordnance.web import collector
 from ordnance.web.security import CSRF_COOKIE, side_cookie
 
 VV = Path(__file__).resolve().parents[1] / "examples" / "vv-meeting-engagement.yaml"
@@ -310,10 +310,8 @@ def paced_collector() -> Iterator[None]:
     level plays, what the set-up made frozen. With Python's defaults its full collections over
     every side's clients stopped all of them at once, for up to 0.86 s (300 games): that was
     counted as the servers' latency, and the requests held meanwhile then came in one burst."""
-    gc.collect()
-    gc.freeze()
     before = gc.get_threshold()
-    gc.set_threshold(YOUNG, OLDER, OLDER)
+    collector.pace()
     try:
         yield
     finally:
