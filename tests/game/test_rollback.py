@@ -5,7 +5,9 @@ is decided on a fold older than the stored game."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import shutil
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -14,7 +16,7 @@ from sqlalchemy.pool import NullPool
 from ordnance.core.errors import OrdnanceError
 from ordnance.game.errors import LogMismatch, RolledBack
 from ordnance.game.fairdice import new_entropy
-from ordnance.game.heads import OPEN_FILES, SLOT, Head, Heads, record
+from ordnance.game.heads import OPEN_FILES, SLOT, Head, Heads, parse, record
 from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import verify
 from ordnance.game.service import GameService
@@ -194,7 +196,7 @@ def test_a_torn_head_file_never_bricks_a_game(sqlite_url, new_game):
     path = Heads(service.keys.path / "heads").path(made.game)
     data = bytearray(path.read_bytes())
     assert len(data) == 2 * SLOT
-    newer = 0 if data[:SLOT] == record(made.game, done.version - 1, done.head) else 1
+    newer = 0 if parse(made.game, bytes(data))[0] == Head(done.version - 1, done.head) else 1
     # A crash while writing the newer slot: its checksum fails, the older one holds.
     data[newer * SLOT + 10 : newer * SLOT + 20] = b"\0" * 10
     path.write_bytes(bytes(data))
@@ -305,4 +307,42 @@ def test_the_game_in_use_keeps_its_file_open_while_others_come_and_go(tmp_path):
         heads.keep(f"g{n}", 1, f"{n:064x}")
         assert heads.get("busy") == Head(1, f"{1:064x}")
     assert heads._open["busy"] is kept  # the same descriptor and mapping all along
+    heads.close()
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_heads_last_change_is_when_it_was_kept_not_when_an_older_one_came(tmp_path):
+    """``game list``'s last change is the time the newest head was kept, held in its slot; a
+    head that is not newer changes nothing, and a game never kept has none."""
+    heads = Heads(tmp_path / "heads")
+    assert heads.changed("g1") is None
+    before = int(time.time())
+    heads.keep("g1", 5, "ab" * 32)
+    after = time.time()
+    kept_at = heads.changed("g1")
+    assert kept_at is not None and before <= kept_at <= after
+    assert heads.get("g1").kept_at == kept_at
+    path = heads.path("g1")
+    os.utime(path, (1_000_000_000, 1_000_000_000))  # the file's own time is not read
+    heads.keep("g1", 4, "cd" * 32)  # older: not kept, and no new time
+    assert heads.changed("g1") == kept_at
+    heads.close()
+    assert Heads(tmp_path / "heads").changed("g1") == kept_at
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_head_file_written_before_slots_held_the_time_still_reads(tmp_path):
+    """Slots written without the time still hold their heads; their last change is the
+    file's time, and the next keep writes the new form beside them."""
+    folder = tmp_path / "heads"
+    folder.mkdir()
+    heads = Heads(folder)
+    path = heads.path("g1")
+    path.write_bytes(record("g1", 3, "ab" * 32, None) + record("g1", 2, "cd" * 32, None))
+    os.utime(path, (1_700_000_000, 1_700_000_000))
+    assert heads.get("g1") == Head(3, "ab" * 32)
+    assert heads.changed("g1") == 1_700_000_000
+    heads.keep("g1", 4, "ef" * 32)
+    assert heads.get("g1") == Head(4, "ef" * 32) and heads.get("g1").kept_at is not None
+    assert parse("g1", path.read_bytes()) == [Head(3, "ab" * 32), Head(4, "ef" * 32)]
     heads.close()

@@ -9,7 +9,8 @@ database committed it, so a head never names an entry the database does not hold
 checked. A stored log that stops before that entry, or has another entry there, is refused
 (:class:`~ordnance.game.errors.RolledBack`).
 
-One file per game in ``heads/`` of the key store, of two fixed-size slots. A write takes the
+One file per game in ``heads/`` of the key store, of two fixed-size slots; a slot holds a
+head, when it was kept, and a checksum of both. A write takes the
 file's lock (``flock``, so server processes sharing the key store take turns), reads both slots,
 and only if its seq is past the newer one overwrites the older slot: a head never moves
 backwards, and a write torn by a crash spoils only the slot it was writing (its checksum fails)
@@ -38,11 +39,12 @@ import mmap
 import os
 import re
 import threading
+import time
 import weakref
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ordnance.game.errors import RolledBack
@@ -54,37 +56,56 @@ SLOT = 128  # bytes per slot; a file holds two
 # queued there), and a small share of the descriptors a process may open.
 OPEN_FILES = 512
 _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,40}")
-_RECORD = re.compile(rb"([0-9]{1,12}) ([0-9a-f]{64}) ([0-9a-f]{8}) *\n")
+# seq, hash, the time it was kept (seconds; absent from slots written before it was kept
+# there), checksum
+_RECORD = re.compile(rb"([0-9]{1,12}) ([0-9a-f]{64})(?: ([0-9]{1,12}))? ([0-9a-f]{8}) *\n")
 
 
 @dataclass(frozen=True)
 class Head:
-    """The seq and hash of the newest entry of a game a service saw."""
+    """The seq and hash of the newest entry of a game a service saw.
+
+    ``kept_at``: when it was kept (seconds since the epoch; None for a slot written before
+    the time was kept in it). Not part of what a head is: two heads of the same entry are
+    equal.
+    """
 
     seq: int
     hash: str
+    kept_at: int | None = field(default=None, compare=False)
 
 
-def _check(game: str, seq: int, entry_hash: str) -> str:
+def _check(game: str, seq: int, entry_hash: str, kept_at: int | None) -> str:
     # Against torn writes (and a slot of another game's file), not against forgery: whoever
     # can write the key store holds the service's keys anyway.
-    return f"{zlib.crc32(f'{game} {seq} {entry_hash}'.encode('utf-8', 'replace')):08x}"
+    fields = (
+        f"{game} {seq} {entry_hash}" if kept_at is None else f"{game} {seq} {entry_hash} {kept_at}"
+    )
+    return f"{zlib.crc32(fields.encode('utf-8', 'replace')):08x}"
 
 
-def record(game: str, seq: int, entry_hash: str) -> bytes:
-    """One slot's bytes.
+def record(game: str, seq: int, entry_hash: str, kept_at: int | None) -> bytes:
+    """One slot's bytes (``kept_at`` None: a slot as written before the time was kept).
 
-    >>> len(record("g1", 7, "ab" * 32)) == SLOT
+    >>> len(record("g1", 7, "ab" * 32, 1_800_000_000)) == SLOT
     True
     """
-    text = f"{seq} {entry_hash} {_check(game, seq, entry_hash)}"
+    check = _check(game, seq, entry_hash, kept_at)
+    text = (
+        f"{seq} {entry_hash} {check}"
+        if kept_at is None
+        else f"{seq} {entry_hash} {kept_at} {check}"
+    )
     return text.ljust(SLOT - 1).encode("ascii") + b"\n"
 
 
 def parse(game: str, data: bytes) -> list[Head | None]:
     """The two slots of a head file (None for an empty or damaged one).
 
-    >>> parse("g1", record("g1", 7, "ab" * 32) + b"x" * SLOT) == [Head(7, "ab" * 32), None]
+    >>> slots = parse("g1", record("g1", 7, "ab" * 32, 1_800_000_000) + b"x" * SLOT)
+    >>> slots == [Head(7, "ab" * 32), None], slots[0].kept_at
+    (True, 1800000000)
+    >>> parse("g1", record("g1", 7, "ab" * 32, None) * 2)[1].kept_at is None
     True
     """
     found: list[Head | None] = []
@@ -93,8 +114,9 @@ def parse(game: str, data: bytes) -> list[Head | None]:
         head = None
         if match is not None:
             seq, entry_hash = int(match[1]), match[2].decode("ascii")
-            if match[3].decode("ascii") == _check(game, seq, entry_hash):
-                head = Head(seq, entry_hash)
+            kept_at = None if match[3] is None else int(match[3])
+            if match[4].decode("ascii") == _check(game, seq, entry_hash, kept_at):
+                head = Head(seq, entry_hash, kept_at)
         found.append(head)
     return found
 
@@ -113,8 +135,7 @@ class Heads:
     Every command reads its game's head and keeps the next one, so the files of the games in
     use stay open and mapped into memory (at most :data:`OPEN_FILES`, the least recently used
     closed first): a read is a copy of the two slots (no system call), a keep takes the file's
-    ``flock`` around a write to the mapping and sets the file's time (:meth:`changed`, the
-    game's last change that ``game list`` shows). Threads of one process share an open file,
+    ``flock`` around a write to the mapping. Threads of one process share an open file,
     and with it its ``flock``, so they take turns on a lock of their own.
     """
 
@@ -147,11 +168,22 @@ class Heads:
             return newest(self._slots(game, opened[1][: 2 * SLOT]))
 
     def changed(self, game: str) -> float | None:
-        """When ``game``'s newest head was kept (seconds since the epoch; None: no head)."""
-        try:
-            return self.path(game).stat().st_mtime
-        except FileNotFoundError:
-            return None
+        """When ``game``'s newest head was kept (seconds since the epoch; None: no head), the
+        game's last change that ``game list`` shows.
+
+        The time is in the head's slot: setting the file's own time on every keep cost a
+        command 3.7% of its CPU (bench_ledger, 2,050 commands: 99.8 against 96.1 us). A slot
+        written before it held the time has the file's time instead."""
+        with self._lock:
+            opened = self._file(game, create=False)
+            if opened is None:
+                return None
+            kept = newest(self._slots(game, opened[1][: 2 * SLOT]))
+            if kept is None:
+                return None
+            if kept.kept_at is not None:
+                return float(kept.kept_at)
+            return os.fstat(opened[0]).st_mtime
 
     def keep(self, game: str, seq: int, entry_hash: str) -> None:
         """Keep (seq, hash) as ``game``'s head unless a head at or past ``seq`` is kept
@@ -170,14 +202,12 @@ class Heads:
                     return
                 # Overwrite the slot that does not hold the newest head: a torn write leaves it.
                 older = 1 if slots[0] is not None and slots[0] is kept else 0
-                written = record(game, seq, entry_hash)
+                head = Head(seq, entry_hash, int(time.time()))
+                written = record(game, seq, entry_hash, head.kept_at)
                 mapped[older * SLOT : (older + 1) * SLOT] = written
-                # A write through the mapping may leave the file's mtime as it was; the time
-                # of the newest head is what 'game list' shows as the game's last change.
-                os.utime(descriptor)
                 # What the file now holds, known without parsing it again.
                 data = data[: older * SLOT] + written + data[(older + 1) * SLOT :]
-                slots = [Head(seq, entry_hash) if k == older else slots[k] for k in (0, 1)]
+                slots = [head if k == older else slots[k] for k in (0, 1)]
                 self._seen[game] = (data, slots)
             finally:
                 fcntl.flock(descriptor, fcntl.LOCK_UN)
