@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ordnance.web import preview, warm
+from ordnance.game.picture import game_picture
+from ordnance.web import preview, views, warm
 from ordnance.web.app import create_app
-from ordnance.web.pictures import PICTURES
+from ordnance.web.pictures import PICTURES, PictureKey
 from ordnance.web.table import Table
 
 D13 = Path(__file__).resolve().parents[2] / "examples" / "asl-d13-demo.yaml"
@@ -69,15 +70,18 @@ def phase_next(client: TestClient, game: str, tokens: dict[str, str]) -> int:
     return version
 
 
-def offers_kept(key: tuple[str, int, str, None], unit: str) -> bool:
+def offers_kept(key: tuple[str, int], unit: str) -> bool:
     return preview.CACHE._kept.peek((key[0], key[1], "american", unit)) is not None
 
 
-def picture_key(client: TestClient, game: str) -> tuple[str, int, str, None]:
+def keys(client: TestClient, game: str) -> tuple[PictureKey, tuple[str, int]]:
+    """The key of the game's plain picture as it stands, and (game, version) for its offers."""
     table: Table = client.app.state.table  # type: ignore[attr-defined]
     with table.locks.hold(game):
         folded = table.service.game(game)
-    return (game, folded.version, folded.head, None)
+    picture = game_picture(folded.rules, folded.state)
+    assert picture is not None
+    return views.picture_key(folded, picture), (game, folded.version)
 
 
 @pytest.mark.clause("SYS.record")
@@ -95,10 +99,10 @@ def test_a_watched_game_s_new_version_is_drawn_and_offered_before_a_page_asks(
 
     monkeypatch.setattr(preview, "unit_offers", counting)
     phase_next(app_client, game, tokens)  # the American Prep Fire Phase
-    key = picture_key(app_client, game)
+    key, version = keys(app_client, game)
     for _ in range(400):
         # (m24's offers stored, not only started: the click must not race the warming)
-        if PICTURES.get(key) is not None and "m24" in worked and offers_kept(key, "m24"):
+        if PICTURES.get(key) is not None and "m24" in worked and offers_kept(version, "m24"):
             break
         time.sleep(0.05)
     assert PICTURES.get(key) is not None  # drawn with no page asking
@@ -115,7 +119,7 @@ def test_a_game_nobody_watches_is_not_warmed(app_client: TestClient) -> None:
     phase_next(app_client, game, tokens)
     table: Table = app_client.app.state.table  # type: ignore[attr-defined]
     assert table.warmer is not None and table.warmer._thread is None
-    assert PICTURES.get(picture_key(app_client, game)) is None
+    assert PICTURES.get(keys(app_client, game)[0]) is None
 
 
 @pytest.mark.clause("SYS.record")
@@ -157,10 +161,10 @@ def test_a_busy_server_warms_nothing(
     table.in_flight.count += 1  # a request that stays in flight for the whole test
     try:
         phase_next(app_client, game, tokens)
-        key = picture_key(app_client, game)
+        key, version = keys(app_client, game)
         time.sleep(warm.DELAY + warm.IDLE_WAIT + 0.5)  # the job has been dropped by now
         assert PICTURES.get(key) is None
-        assert not offers_kept(key, "m24")
+        assert not offers_kept(version, "m24")
     finally:
         table.in_flight.count -= 1
     assert table.in_flight.count == 0  # the test's own requests all ended

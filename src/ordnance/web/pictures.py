@@ -3,11 +3,12 @@
 Drawing the ASL village map (about 6,700 hexes of terrain, labels and counters) is the
 largest part of a table page: 18 ms of the page's 45 ms on an idle machine, and the hexes a
 chosen unit can see (its shading) another 90 ms (benchmarks/bench_board.py). Both sides'
-pages and every spectator show the same picture of the same version, so it is drawn once.
+pages and every spectator show the same picture of the same version, and many versions show
+the picture of the one before (a phase ended, a shot missed), so each is drawn once.
 
-A picture is kept under (game, version, head, unit): the head is the hash of the game's
-newest entry, so a key names one exact state and a kept picture can never be a stale one;
-the unit is the one whose sight is shaded (None: none). Pictures with a previewed line of
+A picture is kept under what it is drawn from (:data:`PictureKey`): the game, its live map and
+counters compared as values, its terrain table by name, and the unit whose sight is shaded
+(None: none), so a kept picture can never be a stale one. Pictures with a previewed line of
 sight are drawn each time (one page sees each). The store is bounded (``SIZE`` pictures,
 the least recently used goes first) and safe to use from the app's worker threads.
 
@@ -27,6 +28,7 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
+from ordnance.core.maps import CounterView, GameMap
 from ordnance.core.maps.cache import BoundedCache
 
 # Every version's picture until both sides' pages have drawn it: at 300 games on one process
@@ -35,7 +37,11 @@ from ordnance.core.maps.cache import BoundedCache
 # round). A picture is 40-150 KB (V&V, ASL village), so the store holds at most ~40 MB.
 SIZE = 256
 
-Key = tuple[str, int, str, str | None]
+# What a map picture is drawn from (:func:`.views.picture_key`): the game, its live map,
+# its terrain table's name, the counters, and the unit and hex whose sight is shaded.
+PictureKey = tuple[
+    str, GameMap, tuple[str, str], tuple[CounterView, ...], tuple[str | None, str] | None
+]
 K = TypeVar("K", bound=Hashable)
 
 
@@ -86,4 +92,4 @@ class Pictures(Generic[K]):
 
 
 # One store for the process: a key names one exact state of one game, whichever app asks.
-PICTURES: Pictures[Key] = Pictures()
+PICTURES: Pictures[PictureKey] = Pictures()

@@ -36,7 +36,7 @@ from ordnance.web import (
     views,
 )
 from ordnance.web.answers import answer_of
-from ordnance.web.page_cache import CSRF_MARK, PAGES_KEPT, PageKey
+from ordnance.web.page_cache import CSRF_MARK, PAGES_KEPT, Page, PageKey
 from ordnance.web.render import (
     ENV,
     Drawn,
@@ -207,8 +207,8 @@ def _page(
             moves[-1].version if moves else None,
         ),
     )
-    html = table.pages.get(key)
-    if html is None:
+    page = table.pages.get(key)
+    if page is None:
         try:
             html = _draw(
                 request,
@@ -224,9 +224,10 @@ def _page(
             )
         except OrdnanceError as error:
             return error_page(request, error)
-        table.pages.put(key, html)
+        page = Page.of(html)
+        table.pages.put(key, page)
     csrf = security.csrf_token(request)
-    response = HTMLResponse(html.replace(CSRF_MARK, csrf), status_code=status)
+    response = HTMLResponse(page.sent_with(csrf), status_code=status)
     security.keep_csrf(request, response)
     return response
 
