@@ -3,11 +3,13 @@ commit of any process, and a server restart costs no read (SYS.record)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ordnance.game import appender as appender_module
 from ordnance.game.scenario import load_scenario_file
 from ordnance.game.service import GameService
 
@@ -38,3 +40,54 @@ def test_reads_see_every_writer_and_survive_a_restart(postgres: Any, tmp_path: P
         one.close()
         two.close()
     assert appender._readers == []  # closed with the store
+
+
+@pytest.mark.clause("SYS.record")
+def test_an_append_is_one_statement_that_stores_and_tells_only_when_the_game_moved(
+    postgres: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The append's one statement (game/statements.py APPEND_POSTGRES): the entry stored, the
+    version moved and the listeners told together; decided at a version the game left, or
+    chained to another entry, nothing is stored and nobody is told."""
+    import psycopg  # noqa: PLC0415 (the postgres extra)
+
+    from ordnance.game.database import NOTIFY_CHANNEL  # noqa: PLC0415
+
+    url = postgres.create_database()
+    service = GameService(url, keys=tmp_path / "keys")
+    listener = psycopg.connect(
+        url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True
+    )
+    try:
+        made = service.create(load_scenario_file(EXAMPLE))
+        listener.execute(f"LISTEN {NOTIFY_CHANNEL}")  # after the new game's own notice
+        game = made.game
+        side = service.game(game).rules.to_move(service.game(game).state)
+        assert side is not None
+        appender = service.store._the_appender()
+        sent: list[int] = []
+        real = appender_module.append_postgres
+
+        def counted(count: int) -> str:
+            sent.append(count)
+            return real(count)
+
+        monkeypatch.setattr(appender_module, "append_postgres", counted)
+        monkeypatch.setattr(appender, "_append", None)  # the statements one by one: never
+        stored = service.store.entries(game)
+        done = service.do(game, side, made.tokens[side], ["phase", "next"])
+        assert sent == [1]  # one statement of one entry
+        told = [n.payload for n in listener.notifies(timeout=2, stop_after=1)]
+        assert told == [f"{game}:{done.version}"]
+        assert service.store.tip(game)[0] == done.version
+        # Decided at the version before (a stale fold) or chained to another entry: refused.
+        again = service.store.entries(game)[-1:]
+        assert not appender.append(game, done.version - 1, again)
+        forked = [replace(again[0], seq=done.version, prev="0" * 64)]
+        assert not appender.append(game, done.version, forked)
+        assert service.store.tip(game)[0] == done.version
+        assert len(service.store.entries(game)) == len(stored) + 1
+        assert list(listener.notifies(timeout=0.5, stop_after=1)) == []
+    finally:
+        listener.close()
+        service.close()
