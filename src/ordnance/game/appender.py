@@ -39,9 +39,8 @@ class Appender:
     pool and giving it back costs more than the append itself): every append on it ends in
     COMMIT or ROLLBACK, so no transaction stays open between commands; a thread that finds it in
     use takes its own from the pool; any failure gives it back to the pool (which resets or
-    drops it); a forked child never uses its parent's. PostgreSQL appends take their
-    connection from the pool, which tests it before use (a server restart leaves dead ones
-    behind).
+    drops it); a forked child never uses its parent's. A PostgreSQL append is one statement
+    (:func:`.statements.append_postgres`) on a kept reader connection (below), in autocommit.
 
     On PostgreSQL the reads asked before every command and every read of a game (:meth:`rows`)
     run on connections of their own, kept between reads in autocommit: one
@@ -76,7 +75,6 @@ class Appender:
             "INSERT INTO entries (game_id, seq, type, side, body, prev, hash, sig, mac)"
             f" VALUES ({', '.join([mark] * 9)})"
         )
-        self.notify = f"SELECT pg_notify({mark}, {mark})"
 
     def append(self, game: str, based_on: int, new: list[Entry]) -> bool:
         """Store the entries if the game stands at ``based_on`` and its last entry is the one
@@ -288,8 +286,6 @@ class Appender:
                     cursor.execute(self.insert, rows[0])
                 else:
                     cursor.executemany(self.insert, rows)
-                if not self.sqlite:  # every listening server process hears of it at commit
-                    cursor.execute(self.notify, (NOTIFY_CHANNEL, f"{game}:{based_on + len(rows)}"))
             if self.sqlite:
                 cursor.execute("COMMIT" if moved else "ROLLBACK")
             elif moved:
