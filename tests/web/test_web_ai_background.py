@@ -297,3 +297,45 @@ def test_the_asl_and_lnl_ends_name_no_winner_they_do_not_keep() -> None:
     assert "level, 3 each, and the scenario gives a tie to german" in str(
         tie({"a": 3, "german": 3})
     )
+
+
+@pytest.mark.clause("SYS.record")
+def test_an_actions_answer_reads_the_stored_game_once(client, gate, monkeypatch):
+    """The answer to a command (whose move, the version now, what the AI does) is worked out
+    on one read of the stored game: each of the AI's three answers read it again."""
+    from ordnance.game.service import GameService  # noqa: PLC0415
+    from ordnance.game.storage import Store  # noqa: PLC0415
+
+    made = client.post("/api/games", json={"scenario": HEDGEROWS, "ai_sides": ["german"]}).json()
+    game, token = made["game"], made["tokens"]["american"]
+    reads: list[str] = []
+    real_game, real_version = GameService.game, Store.version
+
+    def game_read(self: GameService, game_id: str) -> Game:
+        reads.append("game")
+        return real_game(self, game_id)
+
+    def version_read(self: Store, game_id: str) -> int:
+        reads.append("version")
+        return real_version(self, game_id)
+
+    real_do = Table.do
+
+    def command(self: Table, *args: object, **kwargs: object) -> object:
+        applied = real_do(self, *args, **kwargs)  # type: ignore[arg-type]
+        reads.clear()  # the command's own reads (and its AI's start) are not the answer's
+        return applied
+
+    monkeypatch.setattr(GameService, "game", game_read)
+    monkeypatch.setattr(Store, "version", version_read)
+    monkeypatch.setattr(Table, "do", command)
+    answer = client.post(
+        f"/api/games/{game}/do",
+        json={"side": "american", "words": ["phase", "next"]},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["version_now"] == made["version"] + 1 and body["ai_trouble"] is None
+    assert {"ai_to_play", "ai_waiting", "to_move"} <= body.keys()
+    assert reads == ["game"]

@@ -47,7 +47,7 @@ def test_the_page_asks_for_the_ais_dice_and_plays_its_command_with_them(client):
     game, links, _ = create_game(client, "vv-hedgerow-ambush", dice="physical", ai="german")
     page = _until_the_ai_rolls(client, game, links["american"])
     table = client.app.state.table
-    waiting = table.ai_waiting(game)
+    waiting = table.ai_waiting(table.call(lambda s: s.game(game), game))
     assert waiting is not None and waiting.side == "german"
     form = AI_FORM.search(page.text).group(0)
     assert f"<code>{waiting.text}</code>" in form
@@ -213,10 +213,10 @@ def test_short_dice_say_which_rolls_are_still_missing(tmp_path: Path) -> None:
         token = made.tokens["american"]
         for _ in range(12):
             assert table.settle(made.game)
-            if table.ai_waiting(made.game) is not None:
+            if table.ai_waiting(table.call(lambda s: s.game(made.game), made.game)) is not None:
                 break
             table.do(made.game, "american", token, ["phase", "next"], expect=None)
-        waiting = table.ai_waiting(made.game)
+        waiting = table.ai_waiting(table.call(lambda s: s.game(made.game), made.game))
         assert waiting is not None
         with pytest.raises(DiceWanted) as raised:
             table.ai_dice(made.game, "american", token, [], expect=waiting.version)

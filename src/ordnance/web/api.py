@@ -39,6 +39,7 @@ from ordnance.core.errors import BadInput, OrdnanceError
 from ordnance.core.limits import MAX_NUMBER
 from ordnance.core.maps.source import MAX_MAP_NAME
 from ordnance.game.autoplay import DiceWanted
+from ordnance.game.fold import Game
 from ordnance.game.service import Applied
 from ordnance.web.answers import answer_of, database_failure, note_failure, retry_headers
 from ordnance.web.security import MAP_LIMIT, MAX_MAPS, SCENARIO_LIMIT
@@ -147,19 +148,21 @@ def _after(table: Table, game: str, applied: Applied) -> dict[str, Any]:
         "to_move": folded.rules.to_move(folded.state),
         "ruleset": folded.scenario.ruleset,
         "version_now": folded.version,
-        **_ai_now(table, game),
+        **_ai_now(table, folded),
     }
 
 
-def _ai_now(table: Table, game: str) -> dict[str, Any]:
-    """The server's AI now: ``ai_to_play`` (it is to play by itself: its commands follow, each
-    a version), ``ai_waiting`` (its command held for physical dice), ``ai_trouble`` (why it
-    could not play)."""
-    waiting = table.ai_waiting(game)
+def _ai_now(table: Table, folded: Game) -> dict[str, Any]:
+    """The server's AI at the folded game's version: ``ai_to_play`` (it is to play by itself:
+    its commands follow, each a version), ``ai_waiting`` (its command held for physical
+    dice), ``ai_trouble`` (why it could not play). Of the one read the caller made: each of
+    them read the game again (an action's answer made four reads of PostgreSQL, each a wait
+    for the database's turn on a busy machine)."""
+    waiting = table.ai_waiting(folded)
     return {
-        "ai_to_play": table.ai_to_play(game),
+        "ai_to_play": table.ai_to_play(folded),
         "ai_waiting": None if waiting is None else waiting.to_json(),
-        "ai_trouble": table.ai_trouble(game),
+        "ai_trouble": table.ai_trouble(folded),
     }
 
 
@@ -202,7 +205,7 @@ async def status(request: Request, game: str, side: str | None = None) -> Any:
         folded = table.call(lambda s: s.game(game), game)
         # The legal actions are worked out outside the game's lock, on the folded game.
         answer: dict[str, Any] = table.service.status(game, side, game=folded)
-        return {**answer, **_ai_now(table, game)} if table.ai.sides(game) else answer
+        return {**answer, **_ai_now(table, folded)} if table.ai.sides(game) else answer
 
     return await _run(table, look, first=True)
 
@@ -250,7 +253,7 @@ async def ai_dice(
             "commands": [{"side": m.side, "command": m.text, "version": m.version} for m in moves],
             "to_move": folded.rules.to_move(folded.state),
             "version_now": folded.version,
-            **_ai_now(table, game),
+            **_ai_now(table, folded),
         }
 
     return await _run(table, act, first=True)

@@ -311,41 +311,38 @@ class Table:
             )
         return AiState("thinking", to_move, f"The AI ({to_move}) is thinking\u2026")
 
-    def ai_waiting(self, game: str, given: Sequence[str] = ()) -> AiWaits | None:
+    # The AI's state at a version of the game, worked out on the folded game (a value) the
+    # caller read, outside the lock: an action's answer asks all three of one read.
+
+    def ai_waiting(self, folded: Game, given: Sequence[str] = ()) -> AiWaits | None:
         """The AI's command that waits for physical dice beyond ``given``, if any."""
-        keys = self.ai.sides(game)
-        if not keys:
-            return None
-        folded = self.call(lambda s: s.game(game), game)
-        side = folded.rules.to_move(folded.state)
+        keys = self.ai.sides(folded.id)
+        side = folded.rules.to_move(folded.state) if keys else None
         if side is None or side not in keys:
             return None
-        # Worked out on the folded game (a value), outside the lock.
         return autoplay.waiting_for(folded, side, given)
 
-    def ai_to_play(self, game: str) -> bool:
-        """Whether the AI is to play ``game`` now by itself (its side to move, no physical dice
-        for a player to enter; or its run here about to take a player's step that is no
+    def ai_to_play(self, folded: Game) -> bool:
+        """Whether the AI is to play the game now by itself (its side to move, no physical
+        dice for a player to enter; or its run here about to take a player's step that is no
         choice): a client waits for the versions it stores."""
-        keys = self.ai.sides(game)
+        keys = self.ai.sides(folded.id)
         if not keys:
             return False
-        folded = self.call(lambda s: s.game(game), game)
         side = folded.rules.to_move(folded.state)
         if side is None or folded.rules.is_over(folded.state):
             return False
-        trouble = self.runner.trouble(game, folded.version)
+        trouble = self.runner.trouble(folded.id, folded.version)
         if trouble is not None and not trouble.again:
             return False
         if side not in keys:
             forced = autoplay.forced_choice(folded, side) is not None
-            return forced and self.runner.running(game)
+            return forced and self.runner.running(folded.id)
         return autoplay.waiting_for(folded, side) is None
 
-    def ai_trouble(self, game: str) -> str | None:
-        """Why the AI's run stopped at the game's version, if it failed there."""
-        version = self.call(lambda s: s.store.version(game), game)
-        trouble = self.runner.trouble(game, version)
+    def ai_trouble(self, folded: Game) -> str | None:
+        """Why the AI's run stopped at this version of the game, if it failed there."""
+        trouble = self.runner.trouble(folded.id, folded.version)
         return None if trouble is None else trouble.sentence
 
     def ai_dice(
@@ -371,7 +368,7 @@ class Table:
             if not keys:
                 raise BadInput("game", game, "the AI plays no side of this game")
         if not dice:
-            waiting = self.ai_waiting(game)
+            waiting = self.ai_waiting(self.call(lambda s: s.game(game), game))
             if waiting is None:
                 raise BadInput("dice", "", "the AI's next command needs no dice now")
             raise DiceWanted(waiting)

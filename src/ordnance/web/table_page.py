@@ -258,9 +258,9 @@ def _draw(
     ai_waiting = None
     if side is not None and folded.dice.mode == "physical":
         try:
-            ai_waiting = table.ai_waiting(game, ai_given)
+            ai_waiting = table.ai_waiting(folded, ai_given)
         except BadInput:  # the dice entered do not fit: ask for them all again
-            ai_waiting = table.ai_waiting(game)
+            ai_waiting = table.ai_waiting(folded)
     board = preview.board_of(request.query_params, folded, side) if side else None
     svg, _ = views.map_svg(folded, board, unit)
     acting, alone = preview.unit_actions(folded, side) if side else ([], [])
