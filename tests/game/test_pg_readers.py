@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from ordnance.game import appender as appender_module
+from ordnance.game.entries import make_entry
 from ordnance.game.scenario import load_scenario_file
 from ordnance.game.service import GameService
 
@@ -88,6 +89,14 @@ def test_an_append_is_one_statement_that_stores_and_tells_only_when_the_game_mov
         assert service.store.tip(game)[0] == done.version
         assert len(service.store.entries(game)) == len(stored) + 1
         assert list(listener.notifies(timeout=0.5, stop_after=1)) == []
+        # Two entries at once (a command and the reveal that ends a game): both or neither.
+        first = make_entry(done.version, "seed", None, {"n": 1}, done.head)
+        second = make_entry(done.version + 1, "seed", None, {"n": 2}, first.hash)
+        assert appender.append(game, done.version, [first, second])
+        assert service.store.tip(game) == (done.version + 2, second.hash)
+        told = [n.payload for n in listener.notifies(timeout=2, stop_after=1)]
+        assert told == [f"{game}:{done.version + 2}"]
+        assert sent[-1] == 2
     finally:
         listener.close()
         service.close()
