@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from ordnance.game import appender as appender_module
+from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import make_entry
 from ordnance.game.scenario import load_scenario_file
 from ordnance.game.service import GameService
@@ -99,4 +100,111 @@ def test_an_append_is_one_statement_that_stores_and_tells_only_when_the_game_mov
         assert sent[-1] == 2
     finally:
         listener.close()
+        service.close()
+
+
+@pytest.mark.clause("SYS.record")
+def test_an_append_cut_by_a_restart_is_sent_again_and_stored_once(
+    postgres: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command on a connection a server restart cut is sent once more on a fresh one; one
+    whose first send was stored, its answer lost with the connection, is not stored twice."""
+    import psycopg  # noqa: PLC0415 (the postgres extra)
+
+    url = postgres.create_database()
+    service = GameService(url, keys=tmp_path / "keys")
+    try:
+        made = service.create(load_scenario_file(EXAMPLE))
+        game = made.game
+        side = service.game(game).rules.to_move(service.game(game).state)
+        assert side is not None
+        token = made.tokens[side]
+        done = service.do(game, side, token, ["phase", "next"])  # a kept connection now
+        postgres.restart()  # every connection the server had is cut
+        again = service.do(game, side, token, ["phase", "next"])
+        assert again.version == done.version + 1
+
+        appender = service.store._the_appender()
+        take = appender._take_reader
+        lost: list[str] = []
+
+        class AnswerLost:
+            """A connection whose statement is stored, and then the answer lost."""
+
+            def __init__(self, connection: Any) -> None:
+                self.connection = connection
+
+            def cursor(self) -> AnswerLost:
+                return self
+
+            def execute(self, query: str, parameters: Any) -> None:
+                with self.connection.cursor() as cursor:
+                    cursor.execute(query, parameters)
+                lost.append(query)
+                raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+            def close(self) -> None:
+                self.connection.close()
+
+        def taking() -> Any:
+            return take() if lost else AnswerLost(take())
+
+        monkeypatch.setattr(appender, "_take_reader", taking)
+        third = service.do(game, side, token, ["phase", "next"])
+        assert lost and third.version == again.version + 1
+        log = service.store.entries(game)
+        assert len(log) == third.version and log[-1].hash == third.entries[-1].hash
+        assert service.store.tip(game)[0] == third.version
+    finally:
+        service.close()
+
+
+@pytest.mark.clause("SYS.record")
+def test_a_command_whose_append_failed_unknown_is_not_decided_again(
+    postgres: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the database fails under an append (stored or not, nobody knows), the command is
+    refused as the database's failure, not decided again on the stored game: decided again
+    after a send that was stored, it would be stored twice."""
+    import psycopg  # noqa: PLC0415 (the postgres extra)
+
+    url = postgres.create_database()
+    service = GameService(url, keys=tmp_path / "keys")
+    try:
+        made = service.create(load_scenario_file(EXAMPLE))
+        game = made.game
+        side = service.game(game).rules.to_move(service.game(game).state)
+        assert side is not None
+        token = made.tokens[side]
+        before = service.do(game, side, token, ["phase", "next"])
+        appender = service.store._the_appender()
+        take = appender._take_reader
+        sends: list[str] = []
+
+        class Failing:
+            """The first send is stored and its answer lost; the second finds no database."""
+
+            def __init__(self, connection: Any) -> None:
+                self.connection = connection
+
+            def cursor(self) -> Failing:
+                return self
+
+            def execute(self, query: str, parameters: Any) -> None:
+                if not sends:
+                    with self.connection.cursor() as cursor:
+                        cursor.execute(query, parameters)
+                sends.append(query)
+                raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+            def close(self) -> None:
+                self.connection.close()
+
+        monkeypatch.setattr(appender, "_take_reader", lambda: Failing(take()))
+        with pytest.raises(StorageError):
+            service.do(game, side, token, ["phase", "next"])
+        assert len(sends) == 2
+        monkeypatch.undo()
+        assert len(service.store.entries(game)) == before.version + 1  # stored once
+    finally:
         service.close()

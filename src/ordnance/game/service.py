@@ -56,6 +56,7 @@ from ordnance.core.ruleset import Command
 from ordnance.game import fold, pbem_flow, snapshots
 from ordnance.game.access import Access
 from ordnance.game.custody import Custody
+from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import GENESIS, Entry
 from ordnance.game.errors import LogMismatch, StaleState
 from ordnance.game.fairdice import PhysicalDice, check_side_seed, new_server_seed, split_dice
@@ -459,6 +460,10 @@ class GameService:
         if held is not None and self.custody.is_kept_head(held):
             try:
                 return decide(held)
+            except StorageError:
+                # The database failed under the append: whether it stored the entries is
+                # unknown, so the command is not decided again (it could be stored twice).
+                raise
             except OrdnanceError:
                 # Decided again only if nothing was stored: the fold is still the one held
                 # (refused before the append) or was dropped (the append refused it).
