@@ -8,7 +8,7 @@ key: a page is never served for a version the game has left. The browser's own C
 the one part of a page that is not the game's; it is written in as the page is sent.
 
 A page is kept as the bytes it is sent as, cut where the token goes (:class:`Page`): putting
-the token into the page's text and encoding it again for every browser took 5.2% of a
+the token into the page's text and encoding it again for every browser took 5.6% of a
 PostgreSQL server's busy time (py-spy, bench_web at 500 games), for pages of 100-200 KB.
 
 Bounded: the least recently used pages go first.
