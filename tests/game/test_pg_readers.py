@@ -18,6 +18,39 @@ from ordnance.game.service import GameService
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "asl-c8-demo.yaml"
 
 
+def playing(service: GameService) -> tuple[str, str, str]:
+    """A new game of the example: its id, the side to move and that side's token."""
+    made = service.create(load_scenario_file(EXAMPLE))
+    folded = service.game(made.game)
+    side = folded.rules.to_move(folded.state)
+    assert side is not None
+    return made.game, side, made.tokens[side]
+
+
+class AnswerLost:
+    """A kept connection that loses the answer to every statement sent through it: the first
+    statement sent through any of them (``sends`` empty) is stored first, later ones are not
+    (the database is gone by then)."""
+
+    def __init__(self, connection: Any, sends: list[str]) -> None:
+        self.connection, self.sends = connection, sends
+
+    def cursor(self) -> AnswerLost:
+        return self
+
+    def execute(self, query: str, parameters: Any) -> None:
+        import psycopg  # noqa: PLC0415 (the postgres extra)
+
+        if not self.sends:
+            with self.connection.cursor() as cursor:
+                cursor.execute(query, parameters)
+        self.sends.append(query)
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    def close(self) -> None:
+        self.connection.close()
+
+
 @pytest.mark.clause("SYS.record")
 def test_reads_see_every_writer_and_survive_a_restart(postgres: Any, tmp_path: Path) -> None:
     url = postgres.create_database()
@@ -61,11 +94,8 @@ def test_an_append_is_one_statement_that_stores_and_tells_only_when_the_game_mov
         url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True
     )
     try:
-        made = service.create(load_scenario_file(EXAMPLE))
+        game, side, token = playing(service)
         listener.execute(f"LISTEN {NOTIFY_CHANNEL}")  # after the new game's own notice
-        game = made.game
-        side = service.game(game).rules.to_move(service.game(game).state)
-        assert side is not None
         appender = service.store._the_appender()
         sent: list[int] = []
         real = appender_module.append_postgres
@@ -77,7 +107,7 @@ def test_an_append_is_one_statement_that_stores_and_tells_only_when_the_game_mov
         monkeypatch.setattr(appender_module, "append_postgres", counted)
         monkeypatch.setattr(appender, "_append", None)  # the statements one by one: never
         stored = service.store.entries(game)
-        done = service.do(game, side, made.tokens[side], ["phase", "next"])
+        done = service.do(game, side, token, ["phase", "next"])
         assert sent == [1]  # one statement of one entry
         told = [n.payload for n in listener.notifies(timeout=2, stop_after=1)]
         assert told == [f"{game}:{done.version}"]
@@ -109,16 +139,10 @@ def test_an_append_cut_by_a_restart_is_sent_again_and_stored_once(
 ) -> None:
     """A command on a connection a server restart cut is sent once more on a fresh one; one
     whose first send was stored, its answer lost with the connection, is not stored twice."""
-    import psycopg  # noqa: PLC0415 (the postgres extra)
-
     url = postgres.create_database()
     service = GameService(url, keys=tmp_path / "keys")
     try:
-        made = service.create(load_scenario_file(EXAMPLE))
-        game = made.game
-        side = service.game(game).rules.to_move(service.game(game).state)
-        assert side is not None
-        token = made.tokens[side]
+        game, side, token = playing(service)
         done = service.do(game, side, token, ["phase", "next"])  # a kept connection now
         postgres.restart()  # every connection the server had is cut
         again = service.do(game, side, token, ["phase", "next"])
@@ -128,26 +152,8 @@ def test_an_append_cut_by_a_restart_is_sent_again_and_stored_once(
         take = appender._take_reader
         lost: list[str] = []
 
-        class AnswerLost:
-            """A connection whose statement is stored, and then the answer lost."""
-
-            def __init__(self, connection: Any) -> None:
-                self.connection = connection
-
-            def cursor(self) -> AnswerLost:
-                return self
-
-            def execute(self, query: str, parameters: Any) -> None:
-                with self.connection.cursor() as cursor:
-                    cursor.execute(query, parameters)
-                lost.append(query)
-                raise psycopg.OperationalError("server closed the connection unexpectedly")
-
-            def close(self) -> None:
-                self.connection.close()
-
-        def taking() -> Any:
-            return take() if lost else AnswerLost(take())
+        def taking() -> Any:  # the first send stored, its answer lost; then a good connection
+            return take() if lost else AnswerLost(take(), lost)
 
         monkeypatch.setattr(appender, "_take_reader", taking)
         third = service.do(game, side, token, ["phase", "next"])
@@ -166,41 +172,16 @@ def test_a_command_whose_append_failed_unknown_is_not_decided_again(
     """When the database fails under an append (stored or not, nobody knows), the command is
     refused as the database's failure, not decided again on the stored game: decided again
     after a send that was stored, it would be stored twice."""
-    import psycopg  # noqa: PLC0415 (the postgres extra)
-
     url = postgres.create_database()
     service = GameService(url, keys=tmp_path / "keys")
     try:
-        made = service.create(load_scenario_file(EXAMPLE))
-        game = made.game
-        side = service.game(game).rules.to_move(service.game(game).state)
-        assert side is not None
-        token = made.tokens[side]
+        game, side, token = playing(service)
         before = service.do(game, side, token, ["phase", "next"])
         appender = service.store._the_appender()
         take = appender._take_reader
         sends: list[str] = []
-
-        class Failing:
-            """The first send is stored and its answer lost; the second finds no database."""
-
-            def __init__(self, connection: Any) -> None:
-                self.connection = connection
-
-            def cursor(self) -> Failing:
-                return self
-
-            def execute(self, query: str, parameters: Any) -> None:
-                if not sends:
-                    with self.connection.cursor() as cursor:
-                        cursor.execute(query, parameters)
-                sends.append(query)
-                raise psycopg.OperationalError("server closed the connection unexpectedly")
-
-            def close(self) -> None:
-                self.connection.close()
-
-        monkeypatch.setattr(appender, "_take_reader", lambda: Failing(take()))
+        # The first send is stored and its answer lost; the second finds no database.
+        monkeypatch.setattr(appender, "_take_reader", lambda: AnswerLost(take(), sends))
         with pytest.raises(StorageError):
             service.do(game, side, token, ["phase", "next"])
         assert len(sends) == 2
