@@ -1,6 +1,6 @@
 """The web table under load: N games at once, played as people (and the server's AI) play them.
 
-For each level N (``--games``, 100,300,500 by default) every game is played over HTTP (httpx)
+For each level N (``--games``, 100,300,500 by default) every game is played over HTTP (aiohttp)
 through real ``ordnance serve`` processes, in two set-ups measured in the same run:
 
 - ``sqlite``: one process on a SQLite file (the default table);
@@ -31,6 +31,11 @@ the AI's answers; one server core serves 1000 / that actions a second). Targets 
 500 games on ``pg x2`` and 300 on ``sqlite``, think 3 s: action p95 < 100 ms, push p95 < 250
 ms, 0 errors. The servers run with rate limits off (one machine sends everything).
 
+The client is aiohttp (its HTTP parser is C), one session per side as one browser per person.
+With httpx the generator took 0.58-0.69 of a core at 500 games: its one thread fell behind on
+2 shared cores, and its own wait was counted as the servers' (act p95 324 ms with httpx, 31 ms
+with aiohttp, same servers, same run of the machine; docs/benchmarks.md, twelfth round).
+
 Run: .venv/bin/python benchmarks/bench_web.py [--games 100,300,500] [--actions 6] [--think 3]
       [--setups sqlite,pg] [--threads N]
 """
@@ -41,6 +46,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import os
 import random
 import re
@@ -52,9 +58,10 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
-import httpx
+import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import web_harness as harness
@@ -90,26 +97,54 @@ class Tally:
         self.errors.append(what)
 
 
-BROWSER = httpx.Limits(max_connections=6, keepalive_expiry=1.0)
+@dataclass
+class Answer:
+    """What a request brought back: its status, body and the cookies it set."""
+
+    status_code: int
+    content: bytes
+    cookies: dict[str, str]
+
+    def json(self) -> Any:
+        return json.loads(self.content)
+
+
+LOST = (aiohttp.ClientError, TimeoutError)  # a connection lost or a request timed out
+
+
+def browser() -> aiohttp.ClientSession:
+    """One browser's connections: at most 6 to a server, as browsers open, each kept alive 1 s
+    (less than the server's 5 s, so none is reused as the server closes it; kept 4 s, past the
+    think time, a run at 500 games on two processes lost 16 requests' connections, where 1 s
+    lost none: more idle connections, likely past a process's bound of 1000, which closes the
+    idlest). Its cookies are sent by hand (:meth:`Side.headers`), as a side's browser holds
+    them; the jar keeps none."""
+    return aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=6, keepalive_timeout=1.0),
+        timeout=aiohttp.ClientTimeout(total=60),
+        cookie_jar=aiohttp.DummyCookieJar(),
+    )
+
+
+async def fetch(client: aiohttp.ClientSession, method: str, url: str, **options: Any) -> Answer:
+    """``method url`` answered and read to its end (a redirect is an answer, not followed)."""
+    async with client.request(method, url, allow_redirects=False, **options) as answer:
+        body = await answer.read()
+        cookies = {k: m.value for k, m in answer.cookies.items()}
+        return Answer(answer.status, body, cookies)
 
 
 @dataclass
 class Side:
     """One person's side of a game: where it plays, its token, the versions pushed to it, and
-    its browser's own connections: at most 6 to a server, as browsers open, kept alive for 1 s
-    (less than the server's 5 s, so none is reused as the server closes it; kept 4 s, past the
-    think time, a run at 500 games on two processes lost 16 requests' connections, where 1 s
-    lost none: more idle connections, likely past a process's bound of 1000, which closes the
-    idlest). One shared client for every side would scan all the bench's connections on each
-    request (httpx's pool): at 100 games that took the generator's whole core and was read as
-    the server's latency."""
+    its browser's own connections (:func:`browser`). One shared client for every side would
+    scan all the bench's connections on each request (httpx's pool did): at 100 games that
+    took the generator's whole core and was read as the server's latency."""
 
     name: str
     base: str
     token: str
-    client: httpx.AsyncClient = field(
-        default_factory=lambda: httpx.AsyncClient(timeout=60, limits=BROWSER)
-    )
+    client: aiohttp.ClientSession = field(default_factory=browser)
     seen: dict[int, float] = field(default_factory=dict)
     woken: asyncio.Event = field(default_factory=asyncio.Event)
     csrf: str | None = None  # the CSRF cookie its first page set, sent back as a browser does
@@ -120,20 +155,18 @@ class Side:
             cookies += f"; {CSRF_COOKIE}={self.csrf}"
         return {"Cookie": cookies}
 
-    def keep(self, answer: httpx.Response) -> None:
+    def keep(self, answer: Answer) -> None:
         """The cookies a page sets (its cookies are sent by hand: see :meth:`headers`)."""
         self.csrf = answer.cookies.get(CSRF_COOKIE, self.csrf)
 
 
-async def timed(
-    tally: list[float], call: Awaitable[httpx.Response], errors: list[str]
-) -> httpx.Response | None:
+async def timed(tally: list[float], call: Awaitable[Answer], errors: list[str]) -> Answer | None:
     """The answer to ``call``, its time noted in ``tally``; None (an error noted) when the
     connection was lost or timed out."""
     start = time.perf_counter()
     try:
         answer = await call
-    except httpx.HTTPError as error:
+    except LOST as error:
         errors.append(f"connection: {type(error).__name__}")
         return None
     tally.append(time.perf_counter() - start)
@@ -143,10 +176,11 @@ async def timed(
 async def listen(url: str, side: Side, ready: asyncio.Event) -> None:
     """The page's event stream: when each version was announced to ``side``."""
     client = side.client
-    while not client.is_closed:
-        with contextlib.suppress(httpx.HTTPError):
-            async with client.stream("GET", url) as stream:
-                async for line in stream.aiter_lines():
+    while not client.closed:
+        with contextlib.suppress(*LOST):
+            async with client.get(url, timeout=aiohttp.ClientTimeout()) as stream:
+                async for raw in stream.content:
+                    line = raw.decode().rstrip("\r\n")
                     if line.startswith("event: hello"):
                         ready.set()
                     if line.startswith("data: ") and ready.is_set():
@@ -179,7 +213,7 @@ class Player:
 
     async def page(self, side: Side, seen: int) -> None:
         url = f"{side.base}/games/{self.game}/{side.name}?seen={seen}"
-        got = side.client.get(url, headers=side.headers(self.game))
+        got = fetch(side.client, "GET", url, headers=side.headers(self.game))
         answer = await timed(self.tally.page, got, self.tally.errors)
         if answer is not None:
             side.keep(answer)
@@ -188,7 +222,7 @@ class Player:
 
     async def status(self, side: Side) -> dict[str, object]:
         url = f"{side.base}/api/games/{self.game}?side={side.name}"
-        answer = await timed([], side.client.get(url), self.tally.errors)
+        answer = await timed([], fetch(side.client, "GET", url), self.tally.errors)
         if answer is None:
             return {}
         if answer.status_code != 200:
@@ -208,7 +242,7 @@ class Player:
         version = int(status["version"])  # type: ignore[call-overload]
         if not action.startswith("phase"):
             url = f"{side.base}/games/{self.game}/{side.name}/preview?action={quote(action)}"
-            got = side.client.get(url, headers=side.headers(self.game))
+            got = fetch(side.client, "GET", url, headers=side.headers(self.game))
             answer = await timed(self.tally.preview, got, self.tally.errors)
             if answer is not None:
                 side.keep(answer)
@@ -217,7 +251,9 @@ class Player:
         start = time.perf_counter()
         answer = await timed(
             self.tally.action,
-            side.client.post(
+            fetch(
+                side.client,
+                "POST",
                 f"{side.base}/api/games/{self.game}/do",
                 json={"side": side.name, "words": shlex.split(action), "expect_version": version},
                 headers={"Authorization": f"Bearer {side.token}"},
@@ -282,14 +318,15 @@ class Player:
 
 
 async def make(
-    client: httpx.AsyncClient, bases: list[str], index: int
+    client: aiohttp.ClientSession, bases: list[str], index: int
 ) -> tuple[str, list[Side], bool]:
     """Game ``index``: its id, its people's sides (each at its own server), whether the AI plays."""
     ai = index % 5 == 4
     text = vv_text() if ai or index % 2 else harness.long_demo()
     body: dict[str, object] = {"scenario": text, "ai_sides": [AI_SIDE] if ai else []}
-    answer = await client.post(f"{bases[index % len(bases)]}/api/games", json=body)
-    answer.raise_for_status()
+    answer = await fetch(client, "POST", f"{bases[index % len(bases)]}/api/games", json=body)
+    if answer.status_code >= 300:
+        raise RuntimeError(f"the game was not made: {answer.status_code} {answer.content!r}")
     made = answer.json()
     sides = [
         Side(name, bases[(index + k) % len(bases)], token)
@@ -297,8 +334,7 @@ async def make(
     ]
     for side in sides:  # the private link, as a browser opens it (its cookie is sent by hand)
         link = f"{side.base}/join/{made['game']}/{side.name}/{side.token}"
-        async with httpx.AsyncClient(timeout=60) as fresh:
-            joined = await fresh.get(link)
+        joined = await fetch(side.client, "GET", link)
         if joined.status_code != 303:
             raise RuntimeError(f"the link of {side.name} was refused: {joined.status_code}")
     return made["game"], sides, ai
@@ -331,7 +367,7 @@ async def play(
     """Make the games, then play them (``started`` is called in between)."""
     tally = Tally()
     rng = random.Random(seed)
-    async with httpx.AsyncClient(timeout=60, limits=BROWSER) as client:  # the set-up's
+    async with browser() as client:  # the set-up's
         made = [await make(client, bases, i) for i in range(games)]
         ready: list[asyncio.Event] = []
         listeners = []
@@ -350,7 +386,7 @@ async def play(
         for task in listeners:
             task.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
-        await asyncio.gather(*(side.client.aclose() for _, sides, _ai in made for side in sides))
+        await asyncio.gather(*(side.client.close() for _, sides, _ai in made for side in sides))
     return tally
 
 

@@ -56,18 +56,18 @@ def serve_command(
         ),
     ] = 1,
     threads: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--threads",
             metavar="N",
             min=1,
             max=64,
             help="Threads of one server process that work out pages, previews and commands"
-            " (the AI plays in its own). One is fastest: Python runs one at a time, and more"
-            " only wait for each other; more let a request go on while another waits on a"
-            " slow database.",
+            " (the AI plays in its own). Default: 1 on SQLite (Python runs one at a time, and"
+            " more only wait for each other), 2 on PostgreSQL (one works while another waits"
+            " on the database).",
         ),
-    ] = 1,
+    ] = None,
     trust_proxy: Annotated[
         str,
         typer.Option(
@@ -133,6 +133,7 @@ def serve_command(
         connections_allowed,
         raise_descriptor_limit,
     )
+    from ordnance.web.work import threads_for  # noqa: PLC0415
 
     url = database_url(db)
     if workers > 1 and not url.startswith("postgresql"):
@@ -162,7 +163,7 @@ def serve_command(
             "limits": {"actions": limit_actions, "games": limit_games, "uploads": limit_uploads},
             "trusted_proxies": proxies,
             "connections": {"max_connections": allowed, "header_timeout": header_timeout},
-            "threads": threads,
+            "threads": threads or threads_for(url),
         }
     )
     typer.echo(f"ordnance table on http://{host}:{port}/ (games in {url.split('@')[-1]})")
@@ -180,6 +181,8 @@ def serve_command(
         timeout_graceful_shutdown=5,
         # Bounds connections and the time to send headers (uvicorn's own do neither).
         http=PROTOCOL,
+        # uvloop where the web extra installed it (not on Windows), else asyncio's own loop.
+        loop="auto",
         # asyncio accepts up to a backlog's worth at once, before the bound counts them.
         backlog=min(2048, allowed),
     )

@@ -35,6 +35,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "jinja2",
         "python_multipart",
         "multipart",
+        "uvloop",
     ),
 }
 

@@ -4,8 +4,9 @@ Every route hands its work here (the service's reads and writes, a page or a pre
 in one hand-off per request: the loop stays free to read other requests and push events while
 a game is folded or a command waits on the database.
 
-One pool, sized once (``ordnance serve --threads``, 1 by default): Python runs one thread at a
-time, so more threads only wait for each other, unless the database is slow to answer.
+One pool, sized once (``ordnance serve --threads``; by default 1 on SQLite and 2 on PostgreSQL,
+:func:`threads_for`): Python runs one thread at a time, so more threads only wait for each
+other, unless they wait on the database.
 
 Two queues in one: a side's command (and the short look at a game's status that comes before
 one) goes ahead of every page and preview still waiting (:meth:`Workers.run_first`). A
@@ -35,6 +36,24 @@ T = TypeVar("T")
 
 # Without --threads (an app made in tests or embedded): AnyIO's default, as before.
 DEFAULT_THREADS = 40
+
+
+def threads_for(database: str) -> int:
+    """How many threads ``ordnance serve`` gives a process on the database at URL ``database``
+    when ``--threads`` does not say.
+
+    One on SQLite: a read or a write there is a call in this process, so a second thread
+    would only wait for Python's lock (300 games, bench_web: action p95 9.4 ms with one,
+    15.5 with two). Two on PostgreSQL: each read waits on a round trip to the database server,
+    and with one thread the pages queued behind those waits (500 games on two processes: page
+    p95 230-1080 ms with one, 76-250 with two, actions as fast; docs/benchmarks.md, twelfth
+    round).
+
+    >>> threads_for("sqlite:////srv/games.sqlite3"), threads_for("postgresql://db/ordnance")
+    (1, 2)
+    """
+    return 2 if database.startswith("postgresql") else 1
+
 
 FIRST, NEXT, STOP = 0, 1, 2  # the queues' ranks; STOP ends a thread once the rest is done
 
