@@ -20,8 +20,9 @@ and folds entries past a multiple of ``snapshot_every`` since its newest snapsho
 A service that writes a game already holds it folded, so its commands write none.
 
 The service holds the flow; its parts live beside it: who may act (:mod:`.access`), what it
-vouches for (seeds, MACs, signed and kept heads: :mod:`.custody`), the entries of play by
-e-mail (:mod:`.pbem_flow`), and what its calls return (:mod:`.outcomes`).
+vouches for (seeds, MACs, signed and kept heads: :mod:`.custody`), how a stored game is read
+back and checked (:mod:`.reading`), the entries of play by e-mail (:mod:`.pbem_flow`), and
+what its calls return (:mod:`.outcomes`).
 
 >>> import tempfile, pathlib
 >>> from ordnance.game.scenario import scenario_from_mapping
@@ -58,7 +59,7 @@ from ordnance.game.access import Access
 from ordnance.game.custody import Custody
 from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import GENESIS, Entry
-from ordnance.game.errors import LogMismatch, StaleState
+from ordnance.game.errors import StaleState
 from ordnance.game.fairdice import PhysicalDice, check_side_seed, new_server_seed, split_dice
 from ordnance.game.fold import Game, apply_entry, resolve_command
 from ordnance.game.heads import check_log
@@ -67,6 +68,7 @@ from ordnance.game.keystore import KeyStore
 from ordnance.game.logfile import export_text, header_game, read_verified
 from ordnance.game.outcomes import Appended, Applied, NewGame, status_json
 from ordnance.game.pbem import Invitation
+from ordnance.game.reading import read_stored
 from ordnance.game.scenario import Scenario, load_scenario_file
 from ordnance.game.signing import Signer, head_interval
 from ordnance.game.start import start_body
@@ -229,52 +231,16 @@ class GameService:
     # --- reading -----------------------------------------------------------------------------
 
     def game(self, game_id: str) -> Game:
-        """The game folded up to its stored version (cached; only new entries are read).
-
-        Every entry read is checked: its hash, its place in the chain and its writer's
-        signature; one that fails is refused (LogMismatch naming it), whatever wrote it there.
-        A log that stops before the head the key store keeps for the game, or forks from it,
-        is refused (RolledBack, :mod:`.heads`); else its newest entry becomes the kept head.
-        """
-        # The kept head is read before the version: a head is kept only once its entry is
-        # committed, so a version read after it reaches it unless entries were deleted.
-        kept = self.keys.head(game_id)
-        version, tip = self.store.tip(game_id)
-        game = self._games.peek(game_id)
-        log: list[Entry] | None = None
-        if game is not None and game.version == version:
-            # The same number of entries is the same log only if its last entry is the same.
-            log = [] if game.head == tip else None
-        elif game is not None and game.version < version:
-            log = self.store.entries(game_id, game.version)
-            if log and log[0].prev != game.head:
-                log = None  # the stored log does not extend the one folded here
-        if game is None or log is None:
-            # A snapshot this service signed that matches the chain, plus the entries after
-            # it (each checked below); else the whole log.
-            found = snapshots.load(self.store, game_id, version, self.custody.start, self.signer)
-            if found is None:
-                log = self.store.entries(game_id)
-                if not log:
-                    # Every entry deleted, the start included: a rollback if a head is kept.
-                    check_log(game_id, kept, 0, lambda seq: "", "the database")
-                    raise LogMismatch(0, "the game has no entries in the database")
-                game = self.custody.start(log[0])
-                log = log[1:]
-            else:
-                game, log = found
-            folded_from = game.version
-        else:
-            folded_from = version  # a game this service holds folded needs no snapshot
-        for entry in log:
-            self.custody.check_stored(game, entry)
-            game = apply_entry(game, entry)
-        self.custody.check_head(game, kept, log)
+        """The game folded up to its stored version (cached; only new entries are read), every
+        entry read checked and the log held to the kept head (:mod:`.reading`); its newest
+        entry becomes the kept head."""
+        read = read_stored(self.store, self.keys, self.custody, self._games.peek(game_id), game_id)
+        game = read.game
         self._games.put(game_id, game)
-        self.logs.add(game, log)
+        self.logs.add(game, read.new)
         # Opened from the database: a snapshot once the fold passed a multiple of K since the
         # newest one (the next service to open the game folds only what follows).
-        if snapshots.due(folded_from, game.version, self.snapshot_every):
+        if snapshots.due(read.base, game.version, self.snapshot_every):
             snapshots.save(self.store, game, self.signer)
         return game
 
