@@ -102,7 +102,7 @@ async def listen(table: Table, url: str, *, on_ready: Callable[[], None] | None 
 
     failures = 0
     # A thread of its own reads the versions notifications name: behind the routes' work
-    # (one thread by default, ordnance serve --threads), every push between two processes
+    # (ordnance serve --threads: two by default on PostgreSQL), every push between two processes
     # waited for the pages in the queue (bench_web, pg x2).
     reader = Workers(1)
     try:
