@@ -14,6 +14,7 @@ this module decides only what to read and whether the database may be trusted wi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ordnance.game import snapshots
 from ordnance.game.custody import Custody
@@ -22,7 +23,9 @@ from ordnance.game.errors import LogMismatch
 from ordnance.game.fold import Game, apply_entry
 from ordnance.game.heads import check_log
 from ordnance.game.keystore import KeyStore
-from ordnance.game.storage import Store
+
+if TYPE_CHECKING:  # SQLAlchemy's: a game command on a SQLite file reads without it
+    from ordnance.game.storage import Store
 
 
 @dataclass(frozen=True)
