@@ -149,6 +149,28 @@ def test_only_the_newest_version_of_a_game_is_warmed(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.clause("SYS.record")
+def test_stopping_waits_for_the_version_being_warmed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The table closes its service once the warmer has stopped: a warm still reading a game
+    # would open the database again, under a folder being removed (bench_first in CI).
+    started, finished = threading.Event(), threading.Event()
+
+    def slow(self: warm.Warmer, game: str, version: int) -> None:
+        started.set()
+        time.sleep(0.3)
+        finished.set()
+
+    monkeypatch.setattr(warm.Warmer, "warm", slow)
+    monkeypatch.setattr(warm, "DELAY", 0.0)
+    warmer = warm.Warmer(None)  # type: ignore[arg-type]
+    warmer.note("g1", 1)
+    assert started.wait(10)
+    warmer.stop()
+    assert finished.is_set()
+    warmer.note("g1", 2)  # a stopped warmer takes no more
+    assert warmer._thread is not None and not warmer._thread.is_alive()
+
+
+@pytest.mark.clause("SYS.record")
 def test_a_busy_server_warms_nothing(
     app_client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

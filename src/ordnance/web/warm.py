@@ -48,6 +48,7 @@ DELAY = 0.02
 OFFERS_DELAY = 0.15
 IDLE_WAIT = 0.5  # seconds a step waits for the server to be idle before the job is dropped
 IDLE_POLL = 0.01
+STOP_WAIT = 5.0  # seconds a closing table waits for the version being warmed (a few ms each)
 _PROCESS = threading.Lock()
 _PROCESS_STARTED = threading.Event()
 
@@ -101,11 +102,18 @@ class Warmer:
                 self._thread.start()
             self._wake.notify()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = STOP_WAIT) -> None:
+        """Take no more versions, drop those waiting, and wait (at most ``timeout`` s) for
+        the one being warmed: the table closes its service next, and a warm still reading a
+        game then would open the database again (a test's folder was being removed as it
+        did)."""
         with self._wake:
             self._stopped = True
             self._pending.clear()
             self._wake.notify()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
 
     def _next(self) -> tuple[str, int] | None:
         with self._wake:
@@ -132,6 +140,8 @@ class Warmer:
     def _run(self) -> None:
         while (job := self._next()) is not None:
             time.sleep(DELAY)  # the bound on a job's pauses: the next waits for these
+            if self._stopped:
+                return
             try:
                 self.warm(*job)
             except Exception:  # an optimisation: the page's own request meets and says it
