@@ -149,6 +149,31 @@ def test_work_cancelled_while_it_waits_never_runs() -> None:
     assert ran == ["next"]
 
 
+def test_closing_waits_for_the_work_running() -> None:
+    # The table closes its service once the pool is closed: a read still running would open
+    # the database again (a SQLite poll, as a test's folder was being removed).
+    workers = Workers(1)
+    started, finished = threading.Event(), threading.Event()
+
+    def slow() -> None:
+        started.set()
+        time.sleep(0.3)
+        finished.set()
+
+    async def begin() -> None:  # returns once the work runs (its waiting task is dropped)
+        running = asyncio.get_running_loop().create_task(workers.run(slow))
+        for _ in range(1000):
+            if started.is_set():
+                break
+            await asyncio.sleep(0.01)
+        running.cancel()  # too late to stop the work: it runs on
+
+    run_apart(begin())
+    assert started.is_set()
+    workers.close()
+    assert finished.is_set()
+
+
 def test_a_closed_pool_takes_no_more_work_and_its_threads_end() -> None:
     workers = Workers(2)
     run_apart(workers.run(time.sleep, 0))

@@ -27,6 +27,7 @@ import asyncio
 import itertools
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import ParamSpec, TypeVar
@@ -54,6 +55,8 @@ def threads_for(database: str) -> int:
     """
     return 2 if database.startswith("postgresql") else 1
 
+
+CLOSE_WAIT = 5.0  # seconds a closing pool waits for the work running (a page: a few ms)
 
 FIRST, NEXT, STOP = 0, 1, 2  # the queues' ranks; STOP ends a thread once the rest is done
 
@@ -117,9 +120,11 @@ class Workers:
             with self._lock:
                 self._idle += 1
 
-    def close(self) -> None:
+    def close(self, timeout: float = CLOSE_WAIT) -> None:
         """Take no more work and cancel what waits; what runs ends on its own (a thread is
-        never interrupted), then its thread."""
+        never interrupted), then its thread. Waits up to ``timeout`` s for that: the table
+        closes its service next, and a read still running then would open the database
+        again."""
         with self._lock:
             if self._closed:
                 return
@@ -133,3 +138,8 @@ class Workers:
                     future.cancel()
             for _ in self._started:
                 self._jobs.put((STOP, next(self._order), None, None))
+            started = list(self._started)
+        deadline = time.monotonic() + timeout
+        for thread in started:
+            if thread is not threading.current_thread():
+                thread.join(max(0.0, deadline - time.monotonic()))
