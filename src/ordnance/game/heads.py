@@ -75,13 +75,15 @@ class Head:
     kept_at: int | None = field(default=None, compare=False)
 
 
-def _check(game: str, seq: int, entry_hash: str, kept_at: int | None) -> str:
+def _fields(seq: int, entry_hash: str, kept_at: int | None) -> str:
+    """A slot's fields before its checksum (a slot written before the time was kept: none)."""
+    return f"{seq} {entry_hash}" if kept_at is None else f"{seq} {entry_hash} {kept_at}"
+
+
+def _check(game: str, fields: str) -> str:
     # Against torn writes (and a slot of another game's file), not against forgery: whoever
     # can write the key store holds the service's keys anyway.
-    fields = (
-        f"{game} {seq} {entry_hash}" if kept_at is None else f"{game} {seq} {entry_hash} {kept_at}"
-    )
-    return f"{zlib.crc32(fields.encode('utf-8', 'replace')):08x}"
+    return f"{zlib.crc32(f'{game} {fields}'.encode('utf-8', 'replace')):08x}"
 
 
 def record(game: str, seq: int, entry_hash: str, kept_at: int | None) -> bytes:
@@ -90,13 +92,8 @@ def record(game: str, seq: int, entry_hash: str, kept_at: int | None) -> bytes:
     >>> len(record("g1", 7, "ab" * 32, 1_800_000_000)) == SLOT
     True
     """
-    check = _check(game, seq, entry_hash, kept_at)
-    text = (
-        f"{seq} {entry_hash} {check}"
-        if kept_at is None
-        else f"{seq} {entry_hash} {kept_at} {check}"
-    )
-    return text.ljust(SLOT - 1).encode("ascii") + b"\n"
+    fields = _fields(seq, entry_hash, kept_at)
+    return f"{fields} {_check(game, fields)}".ljust(SLOT - 1).encode("ascii") + b"\n"
 
 
 def parse(game: str, data: bytes) -> list[Head | None]:
@@ -115,7 +112,8 @@ def parse(game: str, data: bytes) -> list[Head | None]:
         if match is not None:
             seq, entry_hash = int(match[1]), match[2].decode("ascii")
             kept_at = None if match[3] is None else int(match[3])
-            if match[4].decode("ascii") == _check(game, seq, entry_hash, kept_at):
+            fields = _fields(seq, entry_hash, kept_at)
+            if match[4].decode("ascii") == _check(game, fields):
                 head = Head(seq, entry_hash, kept_at)
         found.append(head)
     return found
