@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ordnance.core.spec import Feature
 from ordnance.game.registry import SPECS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,3 +145,42 @@ def test_the_game_check_sees_the_faces():
     assert PACKAGE / "web" / "static" / "table.js" in TEMPLATES
     assert PACKAGE / "cli" / "asl_ammo.py" not in FACES
     assert PACKAGE / "cli" / "status_vv.py" not in FACES
+
+
+# A face asks a game's spec for an optional feature (core/spec.py): the spec's claim was held to
+# the ruleset once, at registration. Probing the ruleset again at use, by a protocol's
+# ``isinstance`` (which looks up each member) or by ``getattr``/``hasattr``, is refused.
+FEATURE_PROTOCOLS = {feature.protocol.__name__ for feature in Feature}
+
+
+def feature_probes(source: str) -> list[str]:
+    """Each probe of a ruleset for a feature in ``source``, as ``line: call``.
+
+    >>> feature_probes("ok = isinstance(x, int)\\nbad = isinstance(game.rules, AiPlayer)")
+    ['2: isinstance(game.rules, AiPlayer)']
+    >>> feature_probes("a = getattr(rules, 'ai_command', None)\\nb = hasattr(self, 'x')")
+    ["1: getattr(rules, 'ai_command', None)"]
+    """
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or not node.args:
+            continue
+        first = ast.unparse(node.args[0])
+        probed = first == "rules" or first.endswith(".rules")
+        if node.func.id == "isinstance" and len(node.args) == 2:
+            names = {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)}
+            if names & FEATURE_PROTOCOLS:
+                found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif node.func.id in ("getattr", "hasattr") and probed:
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.clause("SYS.record")
+@pytest.mark.parametrize("path", FACES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_face_probes_a_ruleset_for_a_feature(path):
+    assert feature_probes(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_probe_check_knows_every_feature():
+    assert {"AiPlayer", "ChanceOutcomes", "MapRules", "BoardOffers"} <= FEATURE_PROTOCOLS

@@ -191,6 +191,18 @@ def test_the_ai_answers_for_its_side_only(cli, db, game):
     # Depending on the fair dice: no CP, or the allocation losing the Germans the least value.
     assert texts == [] or (len(texts) == 1 and texts[0].startswith("assign-cp "))
     assert sent["to_move"] == "american"
+    # It cites the sequence of play first, then each command's own clauses, once each.
+    cited = [c for one in sent["commands"] for c in one["ruling"]["clauses"]]
+    assert sent["clauses"] == list(dict.fromkeys(["VV.AP-phases", *cited]))
+
+
+@pytest.mark.clause("SYS.cite")
+def test_an_asl_game_has_no_ai(cli, db, token_file):
+    asl = cli("game", "new", str(ASL_EXAMPLE), "--db", db, "--json").json
+    side = next(iter(asl["tokens"]))
+    files = {s: token_file(t) for s, t in asl["tokens"].items()}
+    args = ["game", "ai", asl["game"], "--side", side, "--token-file", files[side]]
+    assert "the asl ruleset has no AI" in one_line(cli(*args, "--db", db), 2)
 
 
 @pytest.mark.clause("VV.AP-phases", "SYS.record", "SYS.dice")

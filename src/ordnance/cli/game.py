@@ -48,6 +48,7 @@ from ordnance.core.outfiles import check_output, write_output
 from ordnance.game.receipts import Receipts
 
 if TYPE_CHECKING:
+    from ordnance.core.ruleset import Ruleset
     from ordnance.game.service import Appended, NewGame
 
 
@@ -256,7 +257,9 @@ def import_command(
     _print_new(made, as_json, f"Imported game {made.game} at version {made.version}")
 
 
-def _print_appended(appended: Appended, as_json: bool, file: Path, rules: object | None) -> None:
+def _print_appended(
+    appended: Appended, as_json: bool, file: Path, rules: Ruleset[Any] | None
+) -> None:
     if as_json:
         emit_json(appended.to_json())
         return
@@ -476,9 +479,3 @@ def reveal_command(
         applied = service.consent(game, side, secret)
     shown(game, applied.version, applied.head)
     print_applied(applied, as_json)
-
-
-# What cli/vv.py's ``game ai`` takes from here (the shared parts live in game_common.py).
-_service = open_service
-_print_applied = print_applied
-__all__ = ["AsJson", "Db", "GameId", "Side", "_print_applied", "_service", "guard", "shown"]

@@ -22,6 +22,7 @@ from ordnance.game.errors import LogMismatch
 from ordnance.game.receipts import Receipt, Receipts
 
 if TYPE_CHECKING:
+    from ordnance.core.ruleset import Ruleset
     from ordnance.game.service import Applied, GameService
 
 Db = Annotated[
@@ -108,7 +109,7 @@ def stage_words(state: dict[str, Any]) -> str:
 
 
 def print_applied(
-    applied: Applied, as_json: bool, rules: object | None = None, *, title: str | None = None
+    applied: Applied, as_json: bool, rules: Ruleset[Any] | None = None, *, title: str | None = None
 ) -> None:
     data = applied.to_json()
     if as_json:
@@ -136,17 +137,19 @@ def faces_text(faces: list[int]) -> str:
     return ",".join(str(f) for f in faces)
 
 
-def event_text(event: dict[str, Any], rules: object | None) -> str:
+def event_text(event: dict[str, Any], rules: Ruleset[Any] | None) -> str:
     """The ruleset's sentence for an event, else its data in words (never a Python repr)."""
     from ordnance.core.event_words import event_words  # noqa: PLC0415, RUF100
-    from ordnance.core.ruleset import Event, EventText  # noqa: PLC0415, RUF100
+    from ordnance.core.ruleset import Event  # noqa: PLC0415, RUF100
+    from ordnance.game.registry import spec_of  # noqa: PLC0415, RUF100
 
-    if isinstance(rules, EventText):
-        return rules.describe_event(Event(event["kind"], event["data"]))
+    teller = None if rules is None else spec_of(rules).event_text(rules)
+    if teller is not None:
+        return teller.describe_event(Event(event["kind"], event["data"]))
     return event_words(event["kind"], event["data"])
 
 
-def rules_of(service: GameService, game: str) -> object | None:
+def rules_of(service: GameService, game: str) -> Ruleset[Any] | None:
     """The game's ruleset, looked up by the name the games table keeps (no replay)."""
     from ordnance.game.registry import ruleset  # noqa: PLC0415, RUF100
 

@@ -28,6 +28,7 @@ from ordnance.core.errors import BadInput
 
 if TYPE_CHECKING:
     from ordnance.core.command_words import CommandTable
+    from ordnance.core.ruleset import Ruleset
     from ordnance.game.autoplay import AiRun
     from ordnance.game.service import Applied, GameService
 
@@ -185,7 +186,9 @@ def ai_after(service: GameService, game: str, side: str, token: str) -> AiRun | 
     return run
 
 
-def print_with_ai(applied: Applied, as_json: bool, rules: object | None, run: AiRun | None) -> None:
+def print_with_ai(
+    applied: Applied, as_json: bool, rules: Ruleset[Any] | None, run: AiRun | None
+) -> None:
     """The command as ``game do`` prints it, then what the AI did after it (JSON: ``ai``, its
     commands and the command waiting for physical dice)."""
     from ordnance.cli.game_common import print_applied  # noqa: PLC0415

@@ -224,17 +224,18 @@ class PlayLoop:
     # --- the loop's own words ------------------------------------------------------------------
 
     def do_help(self, game: Game, args: list[str], actions: Sequence[str]) -> None:
-        from ordnance.core.ruleset import CommandHelp  # noqa: PLC0415
+        from ordnance.game.registry import spec_of  # noqa: PLC0415
 
-        if args and isinstance(game.rules, CommandHelp):
+        helped = spec_of(game.rules).commands(game.rules)
+        if args and helped is not None:
             from ordnance.cli.game_do import table_help  # noqa: PLC0415
 
-            table = game.rules.commands
+            table = helped.commands
             self.say(table_help(table, game.id, table.verb(args[:1]), WIDTH).rstrip())
             return
         self.say(play_words.HELP)
-        if isinstance(game.rules, CommandHelp):
-            self.say("The game's commands: " + ", ".join(game.rules.commands.verbs))
+        if helped is not None:
+            self.say("The game's commands: " + ", ".join(helped.commands.verbs))
 
     def do_actions(self, game: Game, args: list[str], actions: Sequence[str]) -> None:
         shown = [a for a in actions if not args or a.split(" ", 1)[0] == args[0]]

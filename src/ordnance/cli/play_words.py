@@ -19,8 +19,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ordnance.core.errors import IllegalAction, OrdnanceError
-from ordnance.core.ruleset import ChanceOutcomes, CommandHelp, CounterRules, MapRules
 from ordnance.game.legal import legal_actions
+from ordnance.game.registry import spec_of
 
 if TYPE_CHECKING:
     from ordnance.game.fold import Game
@@ -57,16 +57,16 @@ def completions(game: Game, side: str) -> list[str]:
 
     Only what any player may see: the game's view, never a hidden value."""
     words: set[str] = set(LOOP_WORDS)
-    rules = game.rules
-    if isinstance(rules, CommandHelp):
-        words.update(rules.commands.verbs)
-    if isinstance(rules, CounterRules):
-        words.update(c.unit for c in rules.counters(game.state))
-    if isinstance(rules, MapRules):
-        live = rules.live_map(game.state)
-        if live is not None:
-            board = live[0]
-            words.update(board.label(h) for h in board)
+    spec, rules = spec_of(game.rules), game.rules
+    helped, units, on_map = spec.commands(rules), spec.counters(rules), spec.map_rules(rules)
+    if helped is not None:
+        words.update(helped.commands.verbs)
+    if units is not None:
+        words.update(c.unit for c in units.counters(game.state))
+    live = None if on_map is None else on_map.live_map(game.state)
+    if live is not None:
+        board = live[0]
+        words.update(board.label(h) for h in board)
     if side in game.sides:
         for action in legal_actions(game, side):
             for word in action.split():
@@ -108,10 +108,11 @@ def odds_lines(game: Game, side: str, words: Sequence[str]) -> list[str]:
         return [f"'{text}': {error}"]
     else:
         return [f"'{text}' rolls no dice: nothing is left to chance."]
-    if not isinstance(rules, ChanceOutcomes):
+    odds = spec_of(rules).odds(rules)
+    if odds is None:
         return [f"'{text}' rolls, but the {game.scenario.ruleset} ruleset gives no odds yet."]
     try:
-        distribution = rules.chance_outcomes(game.state, command)
+        distribution = odds.chance_outcomes(game.state, command)
     except IllegalAction as error:
         return [f"'{text}': {error}"]
     except OrdnanceError as error:

@@ -15,6 +15,7 @@ from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
 from ordnance.core.limits import MAX_TEXT_FILE_BYTES, check_tree, parsing, read_limited
 
 if TYPE_CHECKING:
+    from ordnance.core.ruleset import Ruleset
     from ordnance.game.service import Applied, NewGame
 
 TIMEOUT = 30.0
@@ -145,7 +146,7 @@ def do(
     *,
     expect: int | None,
     entropy: str | None = None,
-) -> tuple[Applied, object | None]:
+) -> tuple[Applied, Ruleset[Any] | None]:
     """The command's stored result, and the game's ruleset (for its words for events)."""
     from ordnance.game.service import Applied  # noqa: PLC0415  (SQLAlchemy: import late)
 

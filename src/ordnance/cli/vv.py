@@ -1,12 +1,9 @@
-"""``ordnance vv ...`` (Valor & Victory AP fire) and ``ordnance game ai`` (let the AI play).
+"""``ordnance vv ...``: Valor & Victory AP fire, its odds and its settings.
 
 - ``vv odds --apfp N --drm D``: the exact distribution of an attack's Casualty Points;
 - ``vv targets GAME --hex H --units U1,U2``: where those units may fire now in a game, with the
   modifiers and odds of each attack, and why the other enemy hexes are refused;
-- ``vv settings``: the engine's readings (``ordnance vv --set NAME=VALUE`` overrides one);
-- ``game ai GAME --side S --token T [--dice W,C ...]``: the AI sends its side's commands (through
-  the same checks as anyone's) until the decision is the other side's, or, with physical dice,
-  until a command that rolls needs the dice a player rolls for it (:mod:`ordnance.game.autoplay`).
+- ``vv settings``: the engine's readings (``ordnance vv --set NAME=VALUE`` overrides one).
 
 Errors are raised and printed as one line by ``ordnance.cli.app.main``.
 """
@@ -19,8 +16,8 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from ordnance.cli.game import AsJson, Db, GameId, Side, _print_applied, _service, guard, shown
-from ordnance.cli.groups import game_app, vv_app
+from ordnance.cli.game_common import AsJson, Db, GameId, open_service
+from ordnance.cli.groups import vv_app
 from ordnance.cli.output import (
     SettingOverrides,
     console,
@@ -33,7 +30,6 @@ from ordnance.cli.output import (
     show_settings,
     titled_table,
 )
-from ordnance.cli.tokens import Token, TokenFile, resolve_token
 from ordnance.core.clauses import cite, cite_all
 from ordnance.core.errors import BadInput
 from ordnance.core.limits import MAX_DRM, MAX_NUMBER
@@ -149,7 +145,7 @@ def targets_command(
     as_json: AsJson = False,
 ) -> None:
     """The hexes the fire group may attack now, with each attack's DRMs and odds (VV.AP-select)."""
-    with _service(db) as service:
+    with open_service(db) as service:
         folded = service.game(game)
     _, state = _vv_game(folded)
     changes: dict[str, str] = ctx.meta.get(OVERRIDES) or {}
@@ -244,81 +240,3 @@ def _target_json(board: Any, target: Target) -> dict[str, Any]:
         "expected_cp_float": float(target.expected),
         "affects": list(attack.victims),
     }
-
-
-AiDice = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--dice",
-        metavar="W,C",
-        help="With 'dice: physical': the dice of the AI's next command, in the order it rolls"
-        " (W,C for two dice, N for one); repeat for each roll. Without them the AI stops at"
-        " its first command that rolls and says which rolls to enter.",
-    ),
-]
-
-
-@game_app.command("ai")
-def ai_command(
-    game: GameId,
-    *,
-    side: Side,
-    token: Token = None,
-    token_file: TokenFile = None,
-    dice: AiDice = None,
-    keep: Annotated[
-        bool,
-        typer.Option(
-            "--keep",
-            help="Keep the side's token here: from now on the AI answers every 'game do' and"
-            " 'game play' of this game by itself (as 'game play --ai-token-file').",
-        ),
-    ] = False,
-    db: Db = None,
-    as_json: AsJson = False,
-) -> None:
-    """Let the AI play a side the scenario gives it: it sends that side's commands (checked
-    like anyone's) until the next decision belongs to the other side. With physical dice it
-    stops at a command that rolls (exit 2, the rolls to enter named) until --dice gives them."""
-    from ordnance.game import autoplay  # noqa: PLC0415
-
-    secret = resolve_token(token, token_file)
-    with _service(db) as service:
-        guard(service, game)
-        service.authorize(game, side, secret)  # first: a wrong token is refused even when idle
-        # A ruleset without an AI, or a side the scenario does not give it, is refused at once.
-        autoplay.ai_choice(service.game(game), side)
-        if keep:
-            from ordnance.game.ai_tokens import AiTokens  # noqa: PLC0415
-
-            AiTokens.in_folder(service.keys.path).put(game, side, secret)
-        run = autoplay.play(service, game, {side: secret}, dice=dice or ())
-        folded = service.game(game)
-    shown(game, folded.version, folded.head)
-    applied = [move.applied for move in run.moves]
-    to_move = folded.rules.to_move(folded.state)
-    explanation = f"The AI sent {len(applied)} command(s) for {side}; {to_move or 'nobody'} to act."
-    waiting = run.waiting
-    if waiting is not None:
-        explanation += " " + waiting.sentence()
-    if as_json:
-        emit_json(
-            {
-                "game": game,
-                "side": side,
-                "commands": [a.to_json() for a in applied],
-                "version": folded.version,
-                "to_move": to_move,
-                "waiting": None if waiting is None else waiting.to_json(),
-                "needs_dice": [] if waiting is None else [r.to_json() for r in waiting.rolls],
-                "clauses": ["VV.AP-phases"] + ([] if waiting is None else ["SYS.dice"]),
-                "explanation": explanation,
-            }
-        )
-    else:
-        for one in applied:
-            _print_applied(one, False, folded.rules)
-        console.print(Text(explanation))
-    if waiting is not None:
-        # Input is needed: the exit code of bad input, the one line on stderr as for any.
-        raise autoplay.DiceWanted(waiting)

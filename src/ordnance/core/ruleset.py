@@ -255,7 +255,8 @@ class EventText(Protocol):
 class AiPlayer(Protocol):
     """Optional: a ruleset with an AI that plays a side (``game ai``, the server's AI sides).
 
-    Whether a ruleset has an AI is known here and only here: ``isinstance(rules, AiPlayer)``.
+    Whether a game has an AI is its spec's claim (``Feature.AI``), held to this protocol once
+    when the spec is registered; a face asks the spec (``spec.ai(rules)``).
     """
 
     def ai_command(self, state: Any, side: str) -> str | None:

@@ -9,9 +9,10 @@ its spec, and imports a spec on first use.
 
 A spec claims its features; :func:`check` holds the ruleset to them, once, when the spec is
 registered: a claimed feature the ruleset lacks, or one it offers unclaimed, is refused with a
-sentence naming both. After that the spec and the ruleset agree: a face asks the spec
-(``spec.has(Feature.AI)``, :meth:`GameSpec.odds`) or ``isinstance(rules, AiPlayer)``, and
-nothing probes a ruleset for an attribute it might happen to carry (``getattr``).
+sentence naming both. After that the spec and the ruleset agree, and a face asks the spec
+only (``spec.has(Feature.AI)``, or a typed view such as :meth:`GameSpec.odds`, None where the
+game lacks the feature): nothing probes a ruleset for an attribute it might happen to carry,
+neither with ``getattr`` nor with ``isinstance`` against a protocol at each use.
 
 Everything that needs a ruleset's modules is a function, called on use, so a spec is cheap to
 import: the lobby can list the games' titles without loading their rules.
@@ -153,7 +154,8 @@ class GameSpec:
     and imported by the CLI only: a ruleset never imports a face); None prints the view in
     plain words. ``victory`` puts the view's victory conditions in words (None when it has
     none). ``settings`` gives the default settings. ``features`` is what the ruleset offers
-    beyond :class:`~ordnance.core.ruleset.Ruleset`.
+    beyond :class:`~ordnance.core.ruleset.Ruleset`. ``ai_clauses`` are the clauses an AI's turn
+    follows (its sequence of play), cited by ``game ai`` before those of the commands it sent.
     """
 
     name: str
@@ -166,6 +168,7 @@ class GameSpec:
     victory: Callable[[Mapping[str, Any]], str | None] = _none
     settings: Callable[[], GameSettings] | None = None
     features: frozenset[Feature] = field(default_factory=frozenset)
+    ai_clauses: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -191,6 +194,18 @@ class GameSpec:
 
     def stored_fold(self, rules: Ruleset[Any]) -> StoredFold | None:
         return cast(StoredFold, rules) if Feature.STORED_FOLD in self.features else None
+
+    def event_text(self, rules: Ruleset[Any]) -> EventText | None:
+        return cast(EventText, rules) if Feature.EVENT_TEXT in self.features else None
+
+    def map_rules(self, rules: Ruleset[Any]) -> MapRules | None:
+        return cast(MapRules, rules) if Feature.MAP in self.features else None
+
+    def counters(self, rules: Ruleset[Any]) -> CounterRules | None:
+        return cast(CounterRules, rules) if Feature.COUNTERS in self.features else None
+
+    def offers(self, rules: Ruleset[Any]) -> BoardOffers | None:
+        return cast(BoardOffers, rules) if Feature.OFFERS in self.features else None
 
 
 def check(spec: GameSpec, rules: Ruleset[Any]) -> None:

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ordnance.core.errors import BadInput
-from ordnance.core.ruleset import AiPlayer
 from ordnance.game.errors import StaleState
 from ordnance.game.fold import Game
 from ordnance.game.legal import legal_actions
+from ordnance.game.registry import spec_of
 from ordnance.game.rolls import NeededRoll, entered_dice, needed_rolls
 from ordnance.game.service import Applied, GameService
 from ordnance.game.state_view import state_view
@@ -126,9 +126,10 @@ class AiRun:
 def ai_choice(game: Game, side: str) -> str | None:
     """The AI's next command for ``side`` (None: not its decision); BadInput for a ruleset
     without an AI."""
-    if not isinstance(game.rules, AiPlayer):
+    ai = spec_of(game.rules).ai(game.rules)
+    if ai is None:
         raise BadInput("game", game.id, f"the {game.scenario.ruleset} ruleset has no AI")
-    return game.rules.ai_command(game.state, side)
+    return ai.ai_command(game.state, side)
 
 
 # What a side may be left with when it has nothing to decide (its only legal action).
@@ -156,7 +157,8 @@ def forced_choice(game: Game, side: str) -> str | None:
 
 def _choice(game: Game, side: str) -> str | None:
     """:func:`ai_choice`, None for a ruleset without an AI (nothing to play)."""
-    return ai_choice(game, side) if isinstance(game.rules, AiPlayer) else None
+    ai = spec_of(game.rules).ai(game.rules)
+    return None if ai is None else ai.ai_command(game.state, side)
 
 
 def waiting_for(game: Game, side: str, given: Sequence[str] = ()) -> AiWaits | None:

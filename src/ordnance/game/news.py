@@ -19,9 +19,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ordnance.core.event_words import event_words, listed
-from ordnance.core.ruleset import Event, EventText
+from ordnance.core.ruleset import Event, Ruleset
 from ordnance.game.entries import Entry
 from ordnance.game.entry_words import entry_words
+from ordnance.game.registry import spec_of
 
 # At most this many sentences go into a page's notice after a push (the log holds the rest).
 NEWS_SHOWN = 12
@@ -65,7 +66,7 @@ _ECHO = {
 
 
 def entry_sentence(
-    entry: Entry, rules: object | None = None, log: Sequence[Entry] | None = None
+    entry: Entry, rules: Ruleset[Any] | None = None, log: Sequence[Entry] | None = None
 ) -> str:
     """One log entry as the sentence a player reads (``rules``: the game's ruleset, for its
     event sentences; ``log``: the game's log, for the command an undo took back).
@@ -99,7 +100,7 @@ def entry_sentence(
 
 
 def news_since(
-    log: Sequence[Entry], seen: int, rules: object | None = None, limit: int = NEWS_SHOWN
+    log: Sequence[Entry], seen: int, rules: Ruleset[Any] | None = None, limit: int = NEWS_SHOWN
 ) -> list[str]:
     """The sentences of the entries a page at version ``seen`` has not shown (a game at
     version V holds entries 0 to V - 1), oldest first and newest last, at most ``limit`` (the
@@ -119,7 +120,7 @@ def news_since(
     return said
 
 
-def _command_sentence(side: str, body: Mapping[str, Any], rules: object | None) -> str:
+def _command_sentence(side: str, body: Mapping[str, Any], rules: Ruleset[Any] | None) -> str:
     command = body["command"]
     verb = str(command.get("verb", ""))
     args: Mapping[str, Any] = command.get("args") or {}
@@ -199,10 +200,11 @@ def _roll(roll: Mapping[str, Any]) -> str:
     return f"dr {','.join(str(f) for f in faces)}"
 
 
-def _event(event: Mapping[str, Any], rules: object | None) -> str:
+def _event(event: Mapping[str, Any], rules: Ruleset[Any] | None) -> str:
     kind, data = str(event.get("kind", "")), event.get("data") or {}
-    if isinstance(rules, EventText):
-        text = rules.describe_event(Event(kind, data))
+    teller = None if rules is None else spec_of(rules).event_text(rules)
+    if teller is not None:
+        text = teller.describe_event(Event(kind, data))
     else:
         text = event_words(kind, data)
     text = text.strip().rstrip(".")
@@ -216,7 +218,7 @@ def _event(event: Mapping[str, Any], rules: object | None) -> str:
 _LOWER = frozenset({"the", "no", "a"})
 
 
-def sentences(log: Iterable[Entry], rules: object | None = None) -> list[tuple[int, str]]:
+def sentences(log: Iterable[Entry], rules: Ruleset[Any] | None = None) -> list[tuple[int, str]]:
     """Each entry's seq and sentence, in the log's order."""
     entries = list(log)
     return [(e.seq, entry_sentence(e, rules, entries)) for e in entries]

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
-from ordnance.core.ruleset import CounterRules, MapRules
+from ordnance.core.ruleset import Ruleset
+from ordnance.game.registry import spec_of
 
 
 @dataclass(frozen=True)
@@ -32,12 +33,13 @@ class GamePicture:
     counters: tuple[CounterView, ...]
 
 
-def game_picture(rules: object, state: Any) -> GamePicture | None:
+def game_picture(rules: Ruleset[Any], state: Any) -> GamePicture | None:
     """The picture of ``state``; None when the ruleset or the scenario has no map."""
-    if not isinstance(rules, MapRules):
-        return None
-    live = rules.live_map(state)
+    spec = spec_of(rules)
+    on_map = spec.map_rules(rules)
+    live = None if on_map is None else on_map.live_map(state)
     if live is None:
         return None
-    counters = rules.counters(state) if isinstance(rules, CounterRules) else ()
+    units = spec.counters(rules)
+    counters = () if units is None else units.counters(state)
     return GamePicture(live[0], live[1], tuple(counters))

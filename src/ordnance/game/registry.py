@@ -42,6 +42,7 @@ __all__ = [
     "register",
     "ruleset",
     "spec",
+    "spec_of",
     "victory_of",
     "vocabulary_for",
 ]
@@ -71,6 +72,18 @@ def spec(name: str) -> GameSpec:
     if found is None:
         found = _LOADED[module] = _load(name, module)
     return found
+
+
+def spec_of(rules: Ruleset[Any]) -> GameSpec:
+    """The spec of the game ``rules`` plays: what a face asks for the ruleset's optional
+    features (each claim was checked against the ruleset when the spec was registered).
+
+    >>> spec_of(ruleset("lnl")).odds(ruleset("lnl")) is not None
+    True
+    >>> spec_of(ruleset("lnl")).ai(ruleset("lnl")) is None
+    True
+    """
+    return spec(rules.name)
 
 
 def register(name: str, module: str) -> GameSpec:

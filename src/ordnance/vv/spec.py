@@ -52,4 +52,5 @@ SPEC = GameSpec(
             Feature.STORED_FOLD,
         }
     ),
+    ai_clauses=("VV.AP-phases",),
 )

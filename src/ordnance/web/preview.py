@@ -26,12 +26,12 @@ from ordnance.core.dice import SeededDice
 from ordnance.core.errors import IllegalAction, OrdnanceError
 from ordnance.core.maps import LosVerdict
 from ordnance.core.maps.cache import BoundedCache
-from ordnance.core.offers import BoardOffers, Offer, names_unit, offers_from_actions
-from ordnance.core.ruleset import ChanceOutcomes, Command, CommandHelp, ProbeDice, ProbeRolled
+from ordnance.core.offers import Offer, names_unit, offers_from_actions
+from ordnance.core.ruleset import Command, ProbeDice, ProbeRolled
 from ordnance.game.fold import Game
 from ordnance.game.legal import legal_actions
 from ordnance.game.picture import game_picture
-from ordnance.game.registry import judge_for
+from ordnance.game.registry import judge_for, spec_of
 from ordnance.game.rolls import NeededRoll, needed_rolls
 from ordnance.game.state_view import state_view
 from ordnance.web.charts import odds_chart, percent
@@ -45,8 +45,8 @@ SIDE_ACTION_WORDS = {"phase next": "End phase", "end": "End action", "pass": "Pa
 
 
 def table_of(game: Game) -> CommandTable | None:
-    rules = game.rules
-    return rules.commands if isinstance(rules, CommandHelp) else None
+    helped = spec_of(game.rules).commands(game.rules)
+    return None if helped is None else helped.commands
 
 
 def _declares_units(table: CommandTable) -> bool:
@@ -73,9 +73,9 @@ def _names_unit(table: CommandTable | None, words: list[str], unit: str, units: 
 def unit_offers(game: Game, side: str, unit: str) -> tuple[str | None, tuple[Offer, ...]]:
     """The hex of ``unit`` and every action it may take now, each on its hex."""
     where = unit_hex(game, unit)
-    rules = game.rules
-    if isinstance(rules, BoardOffers):
-        return where, tuple(rules.offers(game.state, side, unit))
+    offering = spec_of(game.rules).offers(game.rules)
+    if offering is not None:
+        return where, tuple(offering.offers(game.state, side, unit))
     actions = legal_actions(game, side)
     table = table_of(game)
     if table is not None and _declares_units(table):
@@ -373,8 +373,8 @@ def _judge(game: Game, side: str, board: Board) -> None:
 
 
 def _odds(game: Game, command: Command, board: Board) -> None:
-    rules = game.rules
-    if not isinstance(rules, ChanceOutcomes):
+    rules = spec_of(game.rules).odds(game.rules)
+    if rules is None:
         board.odds_note = "This action rolls, but its ruleset gives no odds for it yet."
         return
     try:
