@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from ordnance import __version__
 from ordnance.core import statecodec
-from ordnance.core.records import evolve
 from ordnance.game.dberrors import StorageError
 from ordnance.game.entries import Entry
 from ordnance.game.errors import LogMismatch
@@ -148,7 +147,7 @@ def decode(text: str, start: Game) -> Game:
             )
         else:
             values[name] = statecodec.decode(raw)
-    return evolve(start, **values)
+    return dataclasses.replace(start, **values)
 
 
 @cache

@@ -51,10 +51,6 @@ __all__ = [
     "resolve_dispenser",
 ]
 
-SM = Family.SMOKE_MORTAR
-SP = Family.SMOKE_POT
-SN = Family.NAHVERTEIDIGUNGSWAFFE
-
 
 @dataclass(frozen=True, kw_only=True)
 class DispenserRuling(Ruling):
@@ -94,7 +90,7 @@ def check_dispenser(
     A game calls this before rolling, so that no dice are spent on a refused attempt.
     """
     family = dispenser.family
-    if (aim is not None) != (family is SM and not he_in_cc):
+    if (aim is not None) != (family is Family.SMOKE_MORTAR and not he_in_cc):
         problem = "an sM needs a target hex" if aim is None else "only an sM is aimed at a hex"
         raise BadInput("sM target", "" if aim is None else str(aim.target), problem)
     if not state.armored:
@@ -105,16 +101,16 @@ def check_dispenser(
         _check_he_in_cc(state, family)
         return
     check_common(state, "dispenser")
-    if family is SP and not state.ce:
+    if family is Family.SMOKE_POT and not state.ce:
         raise IllegalAction("D13.33", "an sP is used only by a CE crew; this AFV is BU")
-    if family is SN and not state.buttoned_up:
+    if family is Family.NAHVERTEIDIGUNGSWAFFE and not state.buttoned_up:
         raise IllegalAction("D13.34", "an sN is used only by a BU AFV; this crew is CE")
     if aim is not None:
         check_aim(state, aim)
 
 
 def _check_he_in_cc(state: AfvState, family: Family) -> None:
-    if family is not SN:
+    if family is not Family.NAHVERTEIDIGUNGSWAFFE:
         raise IllegalAction("D13.34", "only an sN has an HE use, and only in Close Combat")
     if state.phase is not Phase.CCPH:
         raise IllegalAction("D13.34", f"the sN fires HE only in the CCPh, not the {state.phase}")
@@ -135,7 +131,7 @@ def dispenser_drms(
 
     >>> [str(d) for d in dispenser_drms(AfvState(), Dispenser(Family.SMOKE_DISCHARGER, 7))]
     ['+1 the AFV is buttoned up']
-    >>> dispenser_drms(AfvState(), Dispenser(SN, 7), he_in_cc=True)
+    >>> dispenser_drms(AfvState(), Dispenser(Family.NAHVERTEIDIGUNGSWAFFE, 7), he_in_cc=True)
     ()
     """
     drms: list[DRM] = []

@@ -41,7 +41,6 @@ from ordnance.asl.smoke import Phase
 from ordnance.core.dice import DR, DieRoll
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner, Direction, Hex
-from ordnance.core.records import evolve
 from ordnance.core.rulings import SCALARS, jsonable
 
 
@@ -160,22 +159,21 @@ class AfvState:
         return None if self.mp_allowance is None else self.mp_allowance - self.mp_spent
 
     def changed(self, **changes: Any) -> AfvState:
-        """The same state with ``changes``, as ``dataclasses.replace`` makes it and checked by
-        the same ``__post_init__`` (:func:`~ordnance.core.records.evolve`: without re-running
-        the twenty-field ``__init__``; each D13 attempt makes the state after it this way).
+        """The same state with ``changes`` (``dataclasses.replace``: checked by the same
+        ``__post_init__``; each D13 attempt makes the state after it this way).
 
         >>> AfvState(ce=True).changed(mp_spent=2) == AfvState(ce=True, mp_spent=2)
         True
         >>> AfvState().changed(speed=1)
         Traceback (most recent call last):
         ...
-        TypeError: AfvState has no field 'speed'
+        TypeError: AfvState.__init__() got an unexpected keyword argument 'speed'
         >>> AfvState().changed(mp_spent=-1)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
         ordnance.core.errors.BadInput: bad AFV state '-1': MP spent cannot be negative
         """
-        return evolve(self, **changes)
+        return dataclasses.replace(self, **changes)
 
     def facing_to(self, corner: Corner) -> AfvState:
         """The same state with the sM's arc (TCA, or VCA when NT) turned to ``corner``.

@@ -38,15 +38,12 @@ ordnance.core.errors.BadInput: bad scenario 'u.ce': an unarmored vehicle cannot 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ordnance.asl.dispensers import AfvState, Crew, LaterFire, Mount
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Corner
-
-# replace() as a fold needs it: no __init__ re-run per event (core/records.py).
-from ordnance.core.records import evolve as replace
 
 AFV_KEYS = frozenset(
     {

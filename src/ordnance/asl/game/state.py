@@ -220,26 +220,20 @@ def apply(state: AslState, kind: str, data: Mapping[str, Any]) -> AslState:
     return replace(state, status={**state.status, unit_id: status}, expenditure=expenditure)
 
 
-_FAMILIES: dict[object, Family] = {f.value: f for f in Family}
-_CORNERS: dict[object, Corner] = {c.name: c for c in Corner}
-
-
 def _corner(name: Any) -> Corner:
-    """The corner an event names (``Corner.parse(str(name))``, by a table lookup)."""
-    found = _CORNERS.get(name) if type(name) is str else None
-    return Corner.parse(str(name)) if found is None else found
+    """The corner an event names."""
+    return Corner.parse(str(name))
 
 
 def _family(symbol: Any) -> Family:
-    """The family an event names by its symbol (``Family(symbol)``, by a table lookup)."""
-    found = _FAMILIES.get(symbol) if type(symbol) is str else None
-    return Family(symbol) if found is None else found
+    """The family an event names by its symbol."""
+    return Family(symbol)
 
 
 def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
     player = str(data["player"])
     text = str(data["phase"])
-    phase = _PHASE_BY_TEXT.get(text) or Phase.parse(text)
+    phase = Phase.parse(text)
     new_turn = player != state.player or data["turn"] != state.turn
     # Most phase changes leave most units as they are: only the changed ones are replaced.
     changed: dict[str, UnitStatus] | None = None
@@ -274,8 +268,6 @@ def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
     )
 
 
-# The phases by their text as events store it (any other spelling goes through Phase.parse).
-_PHASE_BY_TEXT: dict[str, Phase] = {str(p): p for p in Phase}
 _NO_SIDES: frozenset[str] = frozenset()
 
 

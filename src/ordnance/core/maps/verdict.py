@@ -22,7 +22,7 @@ to the JSON of ``ordnance map los``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ordnance.core.hexgrid import (
@@ -200,8 +200,7 @@ def build_verdict(
         cover=cover,
         rules=tuple(dict.fromkeys(rules)),
     )
-    object.__setattr__(verdict, "explanation", _explain(verdict))  # frozen: set once here
-    return verdict
+    return replace(verdict, explanation=_explain(verdict))  # the words read the verdict
 
 
 def _met_before(at: RangeHindrance, blocked: Obstruction, sighting: Sighting) -> bool:

@@ -42,16 +42,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ordnance.core.cached import cached_property
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Hex
 from ordnance.core.maps import GameMap
-
-# replace() as a fold needs it: no __init__ re-run per event (core/records.py).
-from ordnance.core.records import evolve as replace
 from ordnance.lnl.game.scenario import Sheet
 from ordnance.lnl.pool import Pool
 

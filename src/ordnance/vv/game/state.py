@@ -46,14 +46,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ordnance.core.errors import BadInput
 from ordnance.core.hexgrid import Direction, Hex
-
-# replace() as a fold needs it: no __init__ re-run per event (core/records.py).
-from ordnance.core.records import evolve as replace
 from ordnance.vv.board import Board, Status, smoke_on
 from ordnance.vv.casualties import Pending
 from ordnance.vv.game.scenario import Sheet
