@@ -8,12 +8,18 @@ from typing import Any
 import pytest
 
 from ordnance.cli import app as cli
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_REFUSED,
+    BadInput,
+    IllegalAction,
+    NoSuchGame,
+    OrdnanceError,
+    TooLarge,
+)
 from ordnance.game.dberrors import StorageError
 from ordnance.game.errors import (
     ANSWERS,
-    EXIT_BAD_INPUT,
-    EXIT_REFUSED,
     OTHER,
     NotAuthorized,
     RolledBack,
@@ -29,6 +35,8 @@ ONE_OF_EACH: list[OrdnanceError] = [
     NotAuthorized("g1", "german"),
     StorageError("sqlite:///g.db", "disk I/O error"),
     BadInput("side", "x", "no such side"),
+    NoSuchGame("game", "g9", "no such game in games.db"),
+    TooLarge("upload", "map.yaml", "too large: the limit is 256 KB"),
     OrdnanceError("something else"),
 ]
 
@@ -51,7 +59,9 @@ def test_the_table_names_each_error_class_once_subclasses_first():
         assert not any(issubclass(later, cls) for later in classes[i + 1 :])
     assert all(isinstance(e, OrdnanceError) for e in ONE_OF_EACH)
     assert {answer_of(e) for e in ONE_OF_EACH} >= {a for _, a in ANSWERS} | {OTHER}
+    # The CLI's own answers (a usage error, an unreadable path) use the table's codes.
     assert (cli.EXIT_REFUSED, cli.EXIT_BAD_INPUT) == (EXIT_REFUSED, EXIT_BAD_INPUT)
+    assert {a.exit for _, a in ANSWERS} == {EXIT_REFUSED, EXIT_BAD_INPUT}
 
 
 @pytest.mark.clause("SYS.record")

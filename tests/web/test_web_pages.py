@@ -46,8 +46,9 @@ def test_a_page_address_with_a_bad_version_says_which_field_is_wrong(client):
     client.get(links["german"])
     for address in (f"/games/{game}/german?seen=soon", f"/games/{game}?seen=-2"):
         page = client.get(address)
-        assert page.status_code == 404, address
-        assert "bad seen" in page.text
+        # Bad input, as the one table answers it everywhere (the API's too): 422, not 404.
+        assert page.status_code == 422, address
+        assert "bad seen" in page.text and "Not done" in page.text
     assert client.get(f"/games/{game}/german?seen=0&unit=pak").status_code == 200
     assert client.get(f"/games/{game}?seen=0").status_code == 200
 

@@ -10,7 +10,13 @@ from collections.abc import Sequence
 import typer
 
 from ordnance.cli.groups import app
-from ordnance.core.errors import OrdnanceError, mask_passwords, shown
+from ordnance.core.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_REFUSED,
+    OrdnanceError,
+    mask_passwords,
+    shown,
+)
 from ordnance.core.limits import MAX_NESTING
 
 # The game commands of cli/game.py and of cli/game_log.py: a game command imports its own module
@@ -89,10 +95,6 @@ def load_commands(argv: Sequence[str] | None = None) -> None:
         importlib.import_module(module)
 
 
-# The codes of the one error table (ordnance.game.errors, read only when an error is answered:
-# a plain command imports nothing of the game service).
-EXIT_REFUSED = 1
-EXIT_BAD_INPUT = 2
 EXIT_BUG = 70  # an error the program did not expect: a bug to report (EX_SOFTWARE)
 TRACEBACK_ENV = "ORDNANCE_TRACEBACK"  # set to 1: an unexpected error shows its traceback
 MAX_MESSAGE = 400  # characters of one error line

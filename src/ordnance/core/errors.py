@@ -87,3 +87,26 @@ class BadInput(OrdnanceError, ValueError):
     def __str__(self) -> str:
         where = f" at position {self.position}" if self.position is not None else ""
         return f"bad {self.what} {shown(self.text)}{where}: {self.problem}"
+
+
+class TooLarge(BadInput):
+    """Input over one of the documented limits (a file, an upload, a request): refused before
+    it is read. The web answers it 413, the CLI as any bad input.
+
+    >>> str(TooLarge("upload", "map.yaml", "too large: the limit is 256 KB"))
+    "bad upload 'map.yaml': too large: the limit is 256 KB"
+    """
+
+
+class NoSuchGame(BadInput):
+    """A game id the database does not hold. The web answers it 404, the CLI as any bad input.
+
+    >>> str(NoSuchGame("game", "g1", "no such game in games.db"))
+    "bad game 'g1': no such game in games.db"
+    """
+
+
+# The CLI's exit codes, read by the one table of answers (ordnance.game.errors.ANSWERS) and by
+# the CLI for what is not an OrdnanceError.
+EXIT_REFUSED = 1  # the rules refused the action
+EXIT_BAD_INPUT = 2  # anything else the user can fix, or try again

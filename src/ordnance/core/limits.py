@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from ordnance.core.errors import BadInput
+from ordnance.core.errors import BadInput, TooLarge
 
 MAX_DIGITS = 6
 """Digits of any whole number read from text: hex labels, dice, options, command words."""
@@ -132,7 +132,7 @@ def parsing(what: str, name: str) -> Iterator[None]:
     except RecursionError:
         raise BadInput(what, name, f"nested deeper than {MAX_NESTING} levels") from None
     except MemoryError:
-        raise BadInput(what, name, "too large to read") from None
+        raise TooLarge(what, name, "too large to read") from None
     except ValueError as error:
         if "digits" not in str(error) or isinstance(error, BadInput):
             raise

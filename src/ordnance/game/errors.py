@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ordnance.core.errors import BadInput, IllegalAction, OrdnanceError
+from ordnance.core.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_REFUSED,
+    BadInput,
+    IllegalAction,
+    NoSuchGame,
+    OrdnanceError,
+    TooLarge,
+)
 from ordnance.game.dberrors import StorageError
 
 
@@ -79,9 +87,6 @@ class RolledBack(LogMismatch):
 
 # --- how the faces answer a failure ------------------------------------------------------------
 
-EXIT_REFUSED = 1  # the rules refused the action (the CLI's exit code)
-EXIT_BAD_INPUT = 2  # anything else the user can fix, or try again
-
 
 class Answer(NamedTuple):
     """How a failure is answered: ``kind`` (the JSON API's ``error``), the HTTP ``status`` of
@@ -102,6 +107,8 @@ ANSWERS: tuple[tuple[type[OrdnanceError], Answer], ...] = (
     (NotAuthorized, Answer("not-authorized", 403, EXIT_BAD_INPUT)),
     # The database cannot be reached: the server's fault, asked again later (Retry-After).
     (StorageError, Answer("unavailable", 503, EXIT_BAD_INPUT)),
+    (NoSuchGame, Answer("not-found", 404, EXIT_BAD_INPUT)),
+    (TooLarge, Answer("too-large", 413, EXIT_BAD_INPUT)),
     (BadInput, Answer("bad-input", 422, EXIT_BAD_INPUT)),
 )
 OTHER = Answer("error", 400, EXIT_BAD_INPUT)

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from ordnance.core.errors import BadInput
+from ordnance.core.errors import BadInput, NoSuchGame
 from ordnance.core.limits import db_timeout
 from ordnance.game.dberrors import damaged, driver_failure
 from ordnance.game.entries import Entry, canonical, entry_of
@@ -165,14 +165,14 @@ class SqliteFile:
         """The number of entries of ``game``; BadInput when there is no such game."""
         found = self._one("SELECT version FROM games WHERE id = ?", (game,))
         if found is None:
-            raise BadInput("game", game, f"no such game in {self._shown}")
+            raise NoSuchGame("game", game, f"no such game in {self._shown}")
         return int(found[0])
 
     def tip(self, game: str) -> tuple[int, str | None]:
         """The number of entries of ``game`` and the hash of its last one (as Store.tip)."""
         found = self._one(_TIP, (game,))
         if found is None:
-            raise BadInput("game", game, f"no such game in {self._shown}")
+            raise NoSuchGame("game", game, f"no such game in {self._shown}")
         return int(found[0]), None if found[1] is None else str(found[1])
 
     def has_game(self, game: str) -> bool:
@@ -256,7 +256,7 @@ class SqliteFile:
             raise StaleState(game, based_on, based_on + 1) from None
         current = self._one("SELECT version FROM games WHERE id = ?", (game,))
         if current is None:
-            raise BadInput("game", game, f"no such game in {self._shown}")
+            raise NoSuchGame("game", game, f"no such game in {self._shown}")
         raise StaleState(game, based_on, int(current[0]))
 
     def add_signature(self, game: str, seq: int, sig: str) -> None:

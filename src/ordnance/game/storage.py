@@ -38,7 +38,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from ordnance.core.errors import BadInput
+from ordnance.core.errors import BadInput, NoSuchGame
 from ordnance.game.appender import UNREAD, Appender
 from ordnance.game.database import (
     HEAD,
@@ -145,7 +145,7 @@ class Store:
         query = f"SELECT version FROM games WHERE id = {self.mark}"
         rows = self._rows(query, (game,), on_file=True)
         if not rows:
-            raise BadInput("game", game, f"no such game in {self._shown}")
+            raise NoSuchGame("game", game, f"no such game in {self._shown}")
         return int(rows[0][0])
 
     def tip(self, game: str) -> tuple[int, str | None]:
@@ -155,7 +155,7 @@ class Store:
         not tell a log this process folded from another one."""
         rows = self._rows(TIP.format(mark=self.mark), (game,), on_file=True)
         if not rows:
-            raise BadInput("game", game, f"no such game in {self._shown}")
+            raise NoSuchGame("game", game, f"no such game in {self._shown}")
         version, last = rows[0]
         return int(version), None if last is None else str(last)
 
@@ -278,7 +278,7 @@ class Store:
                 sa.select(games.c.version).where(games.c.id == game)
             ).scalar_one_or_none()
         if current is None:
-            raise BadInput("game", game, f"no such game in {self._shown}")
+            raise NoSuchGame("game", game, f"no such game in {self._shown}")
         raise StaleState(game, based_on, int(current))
 
     @staticmethod

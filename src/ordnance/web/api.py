@@ -2,9 +2,10 @@
 
 Answers are the JSON the CLI's ``--json`` prints; a failure is ``{"error": KIND, "message":
 TEXT}`` with KIND ``refused`` (HTTP 409, the CLI's exit 1), ``bad-input`` (422, exit 2),
-``stale`` (409, exit 2), ``not-authorized`` (403, exit 2), ``unavailable`` (503: the database
-cannot be reached, e.g. while it restarts; try again), ``rate-limited`` (429), ``too-large``
-(413) or ``error`` (400, exit 2), and TEXT
+``not-found`` (404: no such game, exit 2), ``stale`` (409, exit 2), ``rolled-back`` (409, exit
+2), ``not-authorized`` (403, exit 2), ``unavailable`` (503: the database cannot be reached,
+e.g. while it restarts; try again), ``rate-limited`` (429), ``too-large`` (413, exit 2) or
+``error`` (400, exit 2), and TEXT
 the line the CLI prints. Writes take the side's token as ``Authorization: Bearer TOKEN``; their
 answer adds ``entries`` (the stored log entries), ``ruleset``, ``to_move``, ``version_now``,
 ``ai_to_play``, ``ai_waiting`` and ``ai_trouble`` to the CLI's JSON.

@@ -24,7 +24,7 @@ from starlette.responses import PlainTextResponse, Response
 from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps.svg_labels import LabelSheet
 from ordnance.game.picture import game_picture
-from ordnance.web.answers import answer_of
+from ordnance.web.answers import answer_of, retry_headers
 from ordnance.web.pictures import Pictures
 from ordnance.web.table import Table
 
@@ -83,9 +83,8 @@ def _labels(table: Table, game: str, h: str, size: float, counters: int) -> Resp
                 folded = table.service.game(game)
         except OrdnanceError as error:
             _, status = answer_of(error)
-            if status == 503:
-                return PlainTextResponse(str(error), status_code=503)
-            return _missing(str(error))
+            told = str(error) if status == 503 else f"no such labels drawing: {error}"
+            return PlainTextResponse(told, status_code=status, headers=retry_headers(status))
         # Drawn outside the lock, as the page's map is (a folded game is a frozen value).
         picture = game_picture(folded.rules, folded.state)
         if picture is None:

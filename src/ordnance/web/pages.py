@@ -15,7 +15,7 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.core.errors import BadInput, OrdnanceError, TooLarge
 from ordnance.game.dberrors import StorageError
 from ordnance.game.registry import maps_of, names
 from ordnance.game.scenario import DICE_MODES, Scenario
@@ -57,7 +57,7 @@ async def _file_text(form: FormData, field: str, limit: int) -> str | None:
         return None
     data = await upload.read(limit + 1)
     if len(data) > limit:
-        raise BadInput(field, upload.filename, f"too large: the limit is {limit // 1024} KB")
+        raise TooLarge(field, upload.filename, f"too large: the limit is {limit // 1024} KB")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -120,7 +120,7 @@ async def create(request: Request) -> Response:
         try:
             texts[name] = await _file_text(form, name, limit)
         except BadInput as error:
-            status = 413 if "large" in str(error) else 422
+            status = answer_of(error)[1]
             return await workers.run(_lobby, request, {name: str(error)}, values, status)
     upload = form.get("map")
     maps = None
@@ -144,7 +144,7 @@ def _create(
         scenario, ai_sides = _scenario(text, values["dice"], values["ai"], maps)
     except BadInput as error:
         where = {"ai side": "ai", "uploaded map": "map"}.get(error.what, field)
-        return _lobby(request, {where: str(error)}, values, 422)
+        return _lobby(request, {where: str(error)}, values, answer_of(error)[1])
     table = table_of(request)
     try:
         made = table.create(scenario, ai_sides)
@@ -203,7 +203,7 @@ async def verify_upload(request: Request) -> Response:
     try:
         form = await read_form(request, security.LOG_LIMIT)
     except BadInput as error:
-        return render(request, "verify.html", 413, report=None, error=str(error))
+        return render(request, "verify.html", answer_of(error)[1], report=None, error=str(error))
     if not security.csrf_ok(request, form.get("csrf")):
         return csrf_refused()
     upload = form.get("log")

@@ -15,7 +15,7 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
-from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.core.errors import OrdnanceError, TooLarge
 from ordnance.core.limits import MAX_NUMBER, whole_number
 from ordnance.web import clauses, security
 from ordnance.web.answers import answer_of, note_failure, retry_headers, unavailable_sentence
@@ -128,21 +128,20 @@ async def read_form(request: Request, limit: int) -> FormData:
     """The posted form, refused (BadInput) when the body is over ``limit`` bytes."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit + 64 * 1024:
-        raise BadInput("upload", f"{int(declared)} bytes", f"too large (limit {limit} bytes)")
+        raise TooLarge("upload", f"{int(declared)} bytes", f"too large (limit {limit} bytes)")
     return await request.form(max_part_size=limit + 1)
 
 
 def error_page(request: Request, error: OrdnanceError, title: str = "No such game") -> HTMLResponse:
-    """A page saying what failed, with the status of :mod:`~.answers`' table (bad input in the
-    address of a page, a game that is not there, is 404 and ``title``)."""
+    """A page saying what failed, with the status of the one table of answers
+    (:func:`~ordnance.game.errors.answer_of`): a game that is not there is 404 and ``title``."""
     kind, status = answer_of(error)
+    message = str(error)
     if status == 503:
         note_failure(error, request.url.path)
         title, message = "The game database is away", unavailable_sentence()
-    elif kind == "bad-input":
-        status, message = 404, str(error)
-    else:
-        title, message = "Not done", str(error)
+    elif kind != "not-found":
+        title = "Not done"
     page = render(request, "message.html", status, title=title, message=message)
     page.headers.update(retry_headers(status))
     return page

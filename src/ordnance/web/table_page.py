@@ -179,7 +179,7 @@ def _page(
         return render(
             request,
             "message.html",
-            409,
+            answer_of(error)[1],
             title="This game's log was rolled back",
             message=f"{error}. The server refuses to show or play it: ask its operator to"
             " restore the database from a backup that holds every entry.",
@@ -364,8 +364,8 @@ async def _side_form(
         return rejoin_page(request, game, side)
     except BadInput as error:
         if error.what == "version":
-            notice = f"Not applied. {error}"
-            return await table.workers.run(_page, request, game, side, notice=notice, status=422)
+            notice, status = f"Not applied. {error}", answer_of(error)[1]
+            return await table.workers.run(_page, request, game, side, notice=notice, status=status)
         return error_page(request, error)
     except OrdnanceError as error:
         return error_page(request, error)
@@ -384,7 +384,9 @@ def _not_done(
     """The answer to a side's action the service did not take: the table again with why
     (stale, refused, bad input), the rejoin page for a bad token, a page for a lost database."""
     if isinstance(error, StaleState):
-        return _page(request, game, side, notice=f"Not applied. {error}", status=409)
+        return _page(
+            request, game, side, notice=f"Not applied. {error}", status=answer_of(error)[1]
+        )
     if isinstance(error, NotAuthorized):
         return rejoin_page(request, game, side)
     if isinstance(error, StorageError):
@@ -458,8 +460,8 @@ async def undo(request: Request, game: str, side: str) -> Response:
     try:
         applied = await table.workers.run_first(table.undo, game, side, token, version)
     except StaleState as error:
-        notice = f"Not applied. {error}"
-        return await table.workers.run(_page, request, game, side, notice=notice, status=409)
+        notice, status = f"Not applied. {error}", answer_of(error)[1]
+        return await table.workers.run(_page, request, game, side, notice=notice, status=status)
     except NotAuthorized:
         return rejoin_page(request, game, side)
     except StorageError as error:
