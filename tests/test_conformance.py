@@ -4,8 +4,9 @@ service and the faces rely on (SYS.record, SYS.odds).
 Seeded random legal play through the game service (SQLite, fair dice with a fixed server seed
 and fixed entropy, so a failure replays): every legal action applies; no state short of the
 end leaves the side to move without a legal action; the exact odds of an action that rolls sum
-to 1; undoing a roll-free command gives back the state before it; and the stored log, folded
-from its first entry or read by a fresh service, gives the live state.
+to 1; each command's ruling has the one shape the faces read (command, side, clauses,
+explanation); undoing a roll-free command gives back the state before it; and the stored log,
+folded from its first entry or read by a fresh service, gives the live state.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ import pytest
 import yaml
 
 from ordnance.core.errors import BadInput, OrdnanceError
-from ordnance.core.ruleset import ChanceOutcomes, Command, ProbeDice, ProbeRolled
+from ordnance.core.ruleset import Command, ProbeDice, ProbeRolled
 from ordnance.game import fold
-from ordnance.game.registry import names
-from ordnance.game.scenario import load_scenario_file
+from ordnance.game.registry import names, spec
+from ordnance.game.scenario import Scenario, load_scenario_file
 from ordnance.game.service import GameService
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -43,6 +44,7 @@ def bundled() -> Iterator[tuple[str, Path]]:
 
 CASES = list(bundled())
 SEEDS = (1, 2)  # two random games a scenario
+RULING_KEYS = {"command", "side", "clauses", "explanation"}
 
 
 def test_every_registered_game_has_a_bundled_scenario():
@@ -89,11 +91,19 @@ def undo_and_redo(service: GameService, made: Any, side: str, text: str, before:
 def test_random_legal_play_conforms(game: str, path: Path, seed: int, tmp_path: Path) -> None:
     # The server rolls for both sides (a physical-dice scenario too): the rules are under test.
     scenario = dataclasses.replace(load_scenario_file(path), dice="fair")
+    assert scenario.ruleset == game
+    plays_conforming(scenario, path.stem, seed, tmp_path)
+
+
+def plays_conforming(scenario: Scenario, name: str, seed: int, tmp_path: Path) -> None:
+    """Random legal play of ``scenario`` (``name`` and ``seed`` pick the game) keeps every
+    promise above; docs/architecture.md's example game is checked with it too."""
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     service, fresh = GameService(url), GameService(url)
-    chooser = random.Random(f"conformance {path.stem} {seed}")
+    chooser = random.Random(f"conformance {name} {seed}")
     try:
         made = service.create(scenario, server_seed=b"conformance %d" % seed * 3)
+        odds_of = spec(scenario.ruleset).odds
         steps = 0
         for steps in range(STEPS):
             live = service.game(made.game)
@@ -104,20 +114,26 @@ def test_random_legal_play_conforms(game: str, path: Path, seed: int, tmp_path: 
             assert side is not None, f"step {steps}: not over, yet nobody is to move"
             legal = rules.legal_actions(state, side)
             assert legal, f"step {steps}: dead end, {side} to move has no legal action"
-            if isinstance(rules, ChanceOutcomes):
+            if odds_of(rules) is not None:
                 for text in legal if steps % ODDS_EVERY == 0 else ():
                     check_odds(rules, state, side, text)
             text = chooser.choice(legal)
-            if isinstance(rules, ChanceOutcomes):
+            if odds_of(rules) is not None:
                 check_odds(rules, state, side, text)
             entropy = f"{seed:016x}{steps:016x}"
             try:
-                service.do(made.game, side, made.tokens[side], shlex.split(text), entropy=entropy)
+                applied = service.do(
+                    made.game, side, made.tokens[side], shlex.split(text), entropy=entropy
+                )
             except OrdnanceError:
                 # Legal is checked up to the first roll; a later check may still refuse it
                 # (a malfunction, a failed depletion). A refusal leaves nothing behind.
                 assert service.game(made.game).version == live.version, text
                 continue
+            # The one ruling shape the faces read (core.rulings.command_ruling).
+            ruling = applied.ruling
+            assert ruling is not None and ruling.keys() >= RULING_KEYS, text
+            assert ruling["side"] == side and ruling["clauses"], text
             after = service.game(made.game)
             last = after.undoable[-1] if after.undoable else None
             if last is not None and last.side == side and last.seq == live.version:

@@ -10,5 +10,8 @@ SPEC = GameSpec(
     # module:name, imported when first used: reading the spec loads none of the rules
     ruleset=on_use("tests.fourth_game.rules:RaceRules", make=True),
     package="tests.fourth_game",
-    features=frozenset({Feature.ODDS}),
+    settings=on_use("tests.fourth_game.rules:RaceSettings", make=True),
+    # What the ruleset offers beyond the protocol, checked against it at registration:
+    # odds of its own, and from RulesetBase event sentences and the stored-event fold step.
+    features=frozenset({Feature.ODDS, Feature.EVENT_TEXT, Feature.STORED_FOLD}),
 )

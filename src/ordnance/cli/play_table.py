@@ -70,8 +70,7 @@ class Seat(Protocol):
 
 def ai_sides_of(game: Game) -> list[str]:
     """The sides the scenario gives the AI (``ai: true``), in the scenario's order."""
-    sides = game.scenario.body.get("sides") or {}
-    return [s for s, sheet in sides.items() if isinstance(sheet, Mapping) and sheet.get("ai")]
+    return list(game.scenario.ai_sides)
 
 
 class LocalSeat:

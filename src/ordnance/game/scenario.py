@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,22 @@ class Scenario:
     sides: tuple[str, ...]
     body: Mapping[str, Any]
 
+    @property
+    def ai_sides(self) -> tuple[str, ...]:
+        """The sides the scenario gives the AI (``ai: true`` in a side's sheet), in its order;
+        none where its sides are a plain list (a game whose sides have no sheets).
+
+        >>> sheets = {"sides": {"us": {}, "de": {"ai": True}}}
+        >>> Scenario("vv", "s", "fair", ("us", "de"), sheets).ai_sides
+        ('de',)
+        >>> Scenario("race", "s", "fair", ("a", "b"), {"sides": ["a", "b"]}).ai_sides
+        ()
+        """
+        sheets = self.body.get("sides")
+        if not isinstance(sheets, Mapping):
+            return ()
+        return tuple(s for s in self.sides if _marked(sheets.get(s)))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset,
@@ -67,6 +83,29 @@ class Scenario:
             )
         except (KeyError, TypeError) as error:
             raise BadInput("scenario", str(error), "the log's scenario lacks a field") from None
+
+
+def _marked(sheet: object) -> bool:
+    return isinstance(sheet, Mapping) and sheet.get("ai") is True
+
+
+def mark_ai_sides(data: dict[str, Any], chosen: Sequence[str]) -> bool:
+    """Write into a scenario's ``data`` which sides the AI plays (each side's sheet's ``ai``);
+    whether anything could be written (False where the sides are a plain list).
+
+    >>> data = {"sides": {"us": {"ai": True}, "de": {}}}
+    >>> mark_ai_sides(data, ["de"]), data["sides"]
+    (True, {'us': {'ai': False}, 'de': {'ai': True}})
+    >>> mark_ai_sides({"sides": ["a", "b"]}, [])
+    False
+    """
+    sheets = data.get("sides")
+    if not isinstance(sheets, dict):
+        return False
+    for side, sheet in sheets.items():
+        if isinstance(sheet, dict):
+            sheet["ai"] = side in chosen
+    return True
 
 
 class ScenarioFileError(BadInput):

@@ -75,7 +75,6 @@ def _card(key: str, path: Path, mtime: int) -> Card | None:
     if scenario is None:
         return None
     body = scenario.body
-    sides = body.get("sides") or {}
     ai = has_ai(scenario.ruleset)
     turns = body.get("turns")
     return Card(
@@ -88,9 +87,7 @@ def _card(key: str, path: Path, mtime: int) -> Card | None:
         turns=turns if isinstance(turns, int) and not isinstance(turns, bool) else None,
         dice=scenario.dice,
         ai_sides=scenario.sides if ai else (),
-        ai_default=tuple(
-            s for s in scenario.sides if isinstance(sides.get(s), dict) and sides[s].get("ai")
-        ),
+        ai_default=scenario.ai_sides,
         has_map=_thumbnail(path, mtime) is not None,
     )
 

@@ -39,7 +39,13 @@ from ordnance.game.ai_tokens import AiTokens
 from ordnance.game.autoplay import AiWaits, DiceWanted
 from ordnance.game.fold import Game
 from ordnance.game.registry import names, spec
-from ordnance.game.scenario import DICE_MODES, Scenario, scenario_from_mapping, scenario_from_text
+from ordnance.game.scenario import (
+    DICE_MODES,
+    Scenario,
+    mark_ai_sides,
+    scenario_from_mapping,
+    scenario_from_text,
+)
 from ordnance.game.service import Applied, GameService, NewGame
 from ordnance.web.ai_runner import AiRunner
 from ordnance.web.locks import GameLocks
@@ -120,20 +126,11 @@ def new_game_scenario(
         data["dice"], changed = dice, True
     chosen = None if ai is None else check_ai_sides(scenario, ai)
     if chosen is not None and has_ai(scenario.ruleset):
-        # The AI plays the sides the scenario marks 'ai: true' (V&V): write the choice in.
-        for side, sheet in data["sides"].items():
-            if isinstance(sheet, dict):
-                sheet["ai"] = side in chosen
-        changed = True
+        # The AI plays the sides the scenario marks 'ai: true': write the choice in.
+        changed = mark_ai_sides(data, chosen) or changed
     if changed:
         scenario = scenario_from_mapping(data, files)
-    if chosen is None:
-        chosen = [
-            side
-            for side, sheet in (scenario.body.get("sides") or {}).items()
-            if isinstance(sheet, Mapping) and sheet.get("ai") is True
-        ]
-    return scenario, chosen
+    return scenario, list(scenario.ai_sides) if chosen is None else chosen
 
 
 @dataclass(frozen=True)
