@@ -119,10 +119,14 @@ def test_every_event_kind_of_every_bundled_game_reads_as_a_sentence(tmp_path):
                     assert said == (
                         f"undo: {entry.side} took back entry {entry.body['undone']} ({taken})"
                     )
+        # A verb of this game whose event only repeats it (left out): ASL's and V&V's fire,
+        # LnLT's mg.
+        verb = "fire" if "fire" in rules.commands.verbs else "mg"
+        fired = "pak fired" if verb == "fire" else "pak fired its MGs"
         for kind, data in RARE[name]:
-            said = entry_sentence(_command("german", "fire pak", [(kind, data)]), rules)
+            said = entry_sentence(_command("german", f"{verb} pak", [(kind, data)]), rules)
             shown.append(f"  * {said}")
-            assert said.startswith("german pak fired: DR 3,4 = 7; ") and not RAW.search(said)
+            assert said.startswith(f"german {fired}: DR 3,4 = 7; ") and not RAW.search(said)
             kinds.setdefault(name, set()).add(kind)
     for name, reached in REACHED.items():
         assert reached <= kinds[name], (name, reached - kinds[name])

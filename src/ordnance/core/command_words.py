@@ -158,12 +158,17 @@ class Verb:
     """One command of a game: its help, what it names first, its options and required ones.
 
     ``options`` are in the order the canonical text lists them; ``required`` names options.
+    ``done`` is how the command reads once done, after the side's name, in the news of a page
+    (``{units}``, ``{at}``, ``{to}`` and ``{ammo}`` are filled from its arguments; None: the
+    command's text); ``echo`` the kind of the event that only repeats it (left out of the news).
     """
 
     help: str
     positional: Positional | None = None
     options: Mapping[str, Option] = field(default_factory=dict)
     required: tuple[str, ...] = ()
+    done: str | None = None
+    echo: str | None = None
 
 
 READ_CACHE = 4096  # commands' words a table remembers having read

@@ -263,6 +263,11 @@ class AiPlayer(Protocol):
         """The AI's next command for ``side`` (None: nothing for it to decide now)."""
         ...
 
+    def ai_note(self, state: Any, side: str, text: str) -> str | None:
+        """A few words on the command ``text`` the AI chose at ``state``, for the players who
+        watch it play (what it expects of it, in the game's terms); None: nothing to add."""
+        ...
+
 
 @runtime_checkable
 class ChanceOutcomes(Protocol):

@@ -215,6 +215,7 @@ def check(spec: GameSpec, rules: Ruleset[Any]) -> None:
     >>> class Rules:
     ...     name = "demo"
     ...     def ai_command(self, state, side): return None
+    ...     def ai_note(self, state, side, text): return None
     >>> check(GameSpec("demo", "Demo", Rules, "demo", features=frozenset({Feature.AI})), Rules())
     >>> check(GameSpec("demo", "Demo", Rules, "demo", features=frozenset({Feature.ODDS})), Rules())
     Traceback (most recent call last):

@@ -1,8 +1,10 @@
 """What happened, one sentence per log entry, for every face that says it (web notice, log).
 
-A command entry reads as who did what, then what came of it: the dice, hit or miss when the
-ruling says, and the ruleset's own sentences for the events the command caused
-(:class:`~ordnance.core.ruleset.EventText`), less the one that only repeats the action::
+A command entry reads as who did what (the ``done`` words its game's command table gives the
+verb, else the command's text), then what came of it: the dice, hit or miss when the ruling
+says, and the ruleset's own sentences for the events the command caused
+(:class:`~ordnance.core.ruleset.EventText`), less the one that only repeats the action (the
+verb's ``echo``)::
 
     german pz4 fired AP at 4G5: DR 2,2 = 4, a hit; the side record: ...
     american a1 moved to C9 (2 MP)
@@ -18,6 +20,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ordnance.core.command_words import Verb
 from ordnance.core.event_words import event_words, listed
 from ordnance.core.ruleset import Event, Ruleset
 from ordnance.game.entries import Entry
@@ -30,40 +33,6 @@ NEWS_SHOWN = 12
 # A hex label as the bundled maps spell them (4G5, E5, AA10).
 _HEX = re.compile(r"^[0-9]*[A-Z]{1,2}[0-9]+$")
 
-# How each verb of the bundled games reads once done: {units} {at} {to} {ammo} are filled
-# from the command's arguments. A verb not listed reads as its command text.
-_DONE = {
-    "fire": "{units} fired{ammo}{at}",
-    "opfire": "{units} fired at the movers{at}",
-    "canister": "{units} fired Canister{at}",
-    "mg": "{units} fired its MGs{at}",
-    "smoke-shell": "{units} fired a Smoke shell{at}",
-    "wp-shell": "{units} fired a WP shell{at}",
-    "move": "{units} moved{to}",
-    "man": "manned {units}",
-    "mark": "marked {units}",
-    "dispense": "{units} tried its smoke dispenser",
-    "grenades": "{units} tried smoke grenades",
-    "rally": "{units} tried to rally",
-    "assign-cp": "took the Casualty Points",
-    "choose": "chose{at}",
-    "pass": "passed",
-    "end": "ended the action",
-    "phase": "ended the phase",
-}
-# The event each verb causes that only repeats the action (its sentence is left out; a move's
-# MP and who saw it are kept in the headline).
-_ECHO = {
-    "fire": "fired",
-    "opfire": "fired",
-    "canister": "fired",
-    "mg": "fired",
-    "smoke-shell": "fired",
-    "wp-shell": "fired",
-    "move": "moved",
-    "man": "manned",
-}
-
 
 def entry_sentence(
     entry: Entry, rules: Ruleset[Any] | None = None, log: Sequence[Entry] | None = None
@@ -72,11 +41,15 @@ def entry_sentence(
     event sentences; ``log``: the game's log, for the command an undo took back).
 
     >>> from ordnance.game.entries import make_entry
+    >>> from ordnance.game.registry import ruleset
     >>> body = {"command": {"side": "american", "verb": "move", "text": "move m10 --to 4F5",
     ...     "args": {"unit": "m10", "to": ["4F5"]}}, "rolls": [],
     ...     "events": [{"kind": "moved", "data": {"unit": "m10", "mp": 3}}], "ruling": {}}
-    >>> entry_sentence(make_entry(5, "command", "american", body, "0" * 64))
+    >>> moved = make_entry(5, "command", "american", body, "0" * 64)
+    >>> entry_sentence(moved, ruleset("lnl"))  # the words of LnLT's command table
     'american m10 moved to 4F5 (3 MP)'
+    >>> entry_sentence(moved)  # no ruleset: the command as it was given, and its events
+    'american: move m10 --to 4F5; moved: mp 3, unit m10'
     >>> entry_sentence(make_entry(6, "undo", "american", {"undone": 5}, "0" * 64))
     'undo: american took back entry 5'
     """
@@ -126,9 +99,10 @@ def _command_sentence(side: str, body: Mapping[str, Any], rules: Ruleset[Any] | 
     args: Mapping[str, Any] = command.get("args") or {}
     units = _units(args)
     events = [e for e in body.get("events", ()) if isinstance(e, Mapping)]
-    echo = _ECHO.get(verb)
-    echoed = next((e for e in events if e.get("kind") == echo), None)
-    head = _headline(side, command, units, echoed)
+    told = _verb(rules, verb)
+    echo = None if told is None else told.echo
+    echoed = next((e for e in events if e.get("kind") == echo), None) if echo else None
+    head = _headline(side, command, units, echoed, None if told is None else told.done)
     details = [_roll(r) for r in body.get("rolls", ())]
     ruling = body.get("ruling") or {}
     if ruling.get("hit") is True:
@@ -143,12 +117,21 @@ def _command_sentence(side: str, body: Mapping[str, Any], rules: Ruleset[Any] | 
     return "; ".join([head, *(s for s in said if s)])
 
 
+def _verb(rules: Ruleset[Any] | None, verb: str) -> Verb | None:
+    """The game's own entry for ``verb`` in its command table (None: no table, or no verb)."""
+    helped = None if rules is None else spec_of(rules).commands(rules)
+    return None if helped is None else helped.commands.verbs.get(verb)
+
+
 def _headline(
-    side: str, command: Mapping[str, Any], units: list[str], echoed: Mapping[str, Any] | None
+    side: str,
+    command: Mapping[str, Any],
+    units: list[str],
+    echoed: Mapping[str, Any] | None,
+    template: str | None,
 ) -> str:
     verb = str(command.get("verb", ""))
     args: Mapping[str, Any] = command.get("args") or {}
-    template = _DONE.get(verb)
     if template is None or ("{units}" in template and not units):
         return f"{side}: {command.get('text', verb)}"
     data: Mapping[str, Any] = (echoed or {}).get("data") or {}

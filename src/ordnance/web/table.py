@@ -22,15 +22,14 @@ players may read.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 import yaml
 
-from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.core.errors import BadInput
 from ordnance.core.maps import MapFiles
 from ordnance.core.maps.cache import BoundedCache
 from ordnance.core.spec import Feature
@@ -135,12 +134,13 @@ def new_game_scenario(
 
 @dataclass(frozen=True)
 class AiMove:
-    """One command the AI sent, with what it expected of it (expected CP, when offered)."""
+    """One command the AI sent, with its words on it (``note``: what it expected, in the
+    game's terms, when its AI says; :meth:`~ordnance.core.ruleset.AiPlayer.ai_note`)."""
 
     side: str
     text: str
     version: int
-    expected: str | None
+    note: str | None
 
 
 @dataclass(frozen=True)
@@ -413,22 +413,10 @@ class Table:
     @staticmethod
     def _shown(move: autoplay.AiMove) -> AiMove:
         rules, state = move.chosen_on.rules, move.chosen_on.state
-        expected = _expected(rules, state, move.side, move.text)
-        return AiMove(move.side, move.text, move.applied.version, expected)
+        ai = spec(rules.name).ai(rules)
+        note = None if ai is None else ai.ai_note(state, move.side, move.text)
+        return AiMove(move.side, move.text, move.applied.version, note)
 
     def _to_move(self, game: str) -> str | None:
         folded = self.call(lambda s: s.game(game), game)
         return folded.rules.to_move(folded.state)
-
-
-def _expected(rules: Any, state: Any, side: str, text: str) -> str | None:
-    """The expected CP of a fire command the AI chose, from the ruleset's exact odds."""
-    odds = spec(rules.name).odds(rules)
-    if odds is None or not text.startswith(("fire ", "opfire ")):
-        return None
-    try:
-        distribution = odds.chance_outcomes(state, rules.parse_command(side, shlex.split(text)))
-        mean = distribution.expectation(lambda cp: cp)
-    except (OrdnanceError, TypeError):
-        return None
-    return f"{float(mean):.2f}"

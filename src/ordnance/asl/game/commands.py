@@ -159,6 +159,7 @@ COMMANDS = CommandTable(
         "phase": Verb(
             "End this phase and go on to the next (its owner only).",
             Positional("step", "next", "'next'", _step, help="The word 'next'.", optional=True),
+            done="ended the phase",
         ),
         "fire": Verb(
             "One shot of a Gun or vehicle with the ammunition it declares (C8).",
@@ -214,6 +215,8 @@ COMMANDS = CommandTable(
                 ),
             },
             required=("--ammo",),
+            done="{units} fired{ammo}{at}",
+            echo="fired",
         ),
         "canister": Verb(
             "One Canister IFT DR on the target and the adjacent hex(es) (C8.4, C8.41).",
@@ -283,6 +286,8 @@ COMMANDS = CommandTable(
                     high=LEVEL_HIGH,
                 ),
             },
+            done="{units} fired Canister{at}",
+            echo="fired",
         ),
         "move": Verb(
             "Move a vehicle along a checked path (or to a destination) in its own MPh.",
@@ -314,8 +319,15 @@ COMMANDS = CommandTable(
                     high=MP_HIGH,
                 ),
             },
+            done="{units} moved{to}",
+            echo="moved",
         ),
-        "man": Verb("Infantry has moved to the Gun and mans it.", _UNIT),
+        "man": Verb(
+            "Infantry has moved to the Gun and mans it.",
+            _UNIT,
+            done="manned {units}",
+            echo="manned",
+        ),
         "mark": Verb(
             "Record a vehicle's markers and crew, as its owner sets them (D13.2-state).",
             _UNIT,
@@ -336,6 +348,7 @@ COMMANDS = CommandTable(
                 "--fired": _flag("fired", "It has fired this phase."),
                 "--immobile": _flag("immobile", "It can no longer move."),
             },
+            done="marked {units}",
         ),
         "dispense": Verb(
             "A smoke dispenser usage DR (D13.2 to D13.34); an sM is aimed with --target.",
@@ -364,8 +377,11 @@ COMMANDS = CommandTable(
                 ),
                 "--cc-he": _flag("cc_he", "HE fired in Close Combat."),
             },
+            done="{units} tried its smoke dispenser",
         ),
-        "grenades": Verb("A smoke grenade usage dr (D13.35).", _UNIT),
+        "grenades": Verb(
+            "A smoke grenade usage dr (D13.35).", _UNIT, done="{units} tried smoke grenades"
+        ),
     },
     text=command_text,
 )

@@ -63,24 +63,42 @@ COMMANDS = CommandTable(
         "phase": Verb(
             "End the Rally or Administrative Phase (the side with the first impulse).",
             Positional("step", "next", "a step", help="The word 'next'."),
+            done="ended the phase",
         ),
-        "pass": Verb("Pass the impulse; enough passes in a row end the Operations Phase."),
-        "end": Verb("Close the open action without firing the MGs."),
-        "smoke-shell": Verb("Fire a Smoke Shell at a hex (14.2.2).", _UNIT, _SHELL, ("--at",)),
+        "pass": Verb(
+            "Pass the impulse; enough passes in a row end the Operations Phase.", done="passed"
+        ),
+        "end": Verb("Close the open action without firing the MGs.", done="ended the action"),
+        "smoke-shell": Verb(
+            "Fire a Smoke Shell at a hex (14.2.2).",
+            _UNIT,
+            _SHELL,
+            ("--at",),
+            done="{units} fired a Smoke shell{at}",
+            echo="fired",
+        ),
         "wp-shell": Verb(
-            "Fire a White Phosphorus shell at a hex (14.2.3).", _UNIT, _SHELL, ("--at",)
+            "Fire a White Phosphorus shell at a hex (14.2.3).",
+            _UNIT,
+            _SHELL,
+            ("--at",),
+            done="{units} fired a WP shell{at}",
+            echo="fired",
         ),
         "mg": Verb(
             "Fire the vehicle's MGs (after its shell, or on their own).",
             _UNIT,
             {"--at": _AT},
             ("--at",),
+            done="{units} fired its MGs{at}",
+            echo="fired",
         ),
         "choose": Verb(
             "The enemy side picks the hex where a shell lands.",
             Positional(
                 "hex", "HEX", "a hex", label, help="The hex the shell lands in.", kind="hex"
             ),
+            done="chose{at}",
         ),
         "move": Verb(
             "Move a unit into these hexes, one after the other.",
@@ -96,6 +114,8 @@ COMMANDS = CommandTable(
                 )
             },
             ("--to",),
+            done="{units} moved{to}",
+            echo="moved",
         ),
     }
 )

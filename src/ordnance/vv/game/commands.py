@@ -116,8 +116,9 @@ COMMANDS = CommandTable(
         "phase": Verb(
             "End the phase (its owner).",
             Positional("step", "next", "'next'", _step, help="The word 'next'.", optional=True),
+            done="ended the phase",
         ),
-        "pass": Verb("No (more) Opportunity Fire at the stack that just moved."),
+        "pass": Verb("No (more) Opportunity Fire at the stack that just moved.", done="passed"),
         "fire": Verb(
             "An AP attack in the Fire or Defensive Fire Phase.",
             _UNITS,
@@ -126,8 +127,16 @@ COMMANDS = CommandTable(
                 **_FIRE,
             },
             ("--at",),
+            done="{units} fired{ammo}{at}",
+            echo="fired",
         ),
-        "opfire": Verb("Opportunity Fire at the stack that just entered a hex.", _UNITS, _FIRE),
+        "opfire": Verb(
+            "Opportunity Fire at the stack that just entered a hex.",
+            _UNITS,
+            _FIRE,
+            done="{units} fired at the movers{at}",
+            echo="fired",
+        ),
         "assign-cp": Verb(
             "The defender takes the pending CP: UNIT:ACTION words, or --auto.",
             Positional(
@@ -140,6 +149,7 @@ COMMANDS = CommandTable(
                 many=True,
             ),
             {"--auto": Option("auto", None, help="Let the game choose the allocations.")},
+            done="took the Casualty Points",
         ),
         "move": Verb(
             "Move units one hex, together, in the Movement Phase.",
@@ -157,8 +167,15 @@ COMMANDS = CommandTable(
                 ),
             },
             ("--to",),
+            done="{units} moved{to}",
+            echo="moved",
         ),
-        "rally": Verb("The After-Action rally roll of one unit.", _UNITS, {"--leader": _LEADER}),
+        "rally": Verb(
+            "The After-Action rally roll of one unit.",
+            _UNITS,
+            {"--leader": _LEADER},
+            done="{units} tried to rally",
+        ),
     },
     options_first=True,
 )

@@ -16,6 +16,8 @@ an attack's CP before it is rolled, and :meth:`VvRuleset.ai_command`, the AI's o
 ('phase next', 'fire a --at C4')
 >>> rules.chance_outcomes(state, rules.parse_command("us", ["fire", "a", "--at", "C4"]))[5]
 Fraction(1, 36)
+>>> rules.ai_note(state, "us", "fire a --at C4"), rules.ai_note(state, "us", "phase next")
+('expected 0.97 CP', None)
 >>> done = rules.resolve(state, rules.parse_command("us", ["fire", "a", "--at", "C4"]),
 ...                      ManualDice([DR(1, 2)]))
 >>> done.ruling["cp"], [e.kind for e in done.events]
@@ -32,17 +34,18 @@ from dataclasses import replace
 from typing import Any
 
 from ordnance.core.adapter import RulesetBase
+from ordnance.core.errors import OrdnanceError
 from ordnance.core.maps import CounterView, GameMap, TerrainChart
 from ordnance.core.odds import Distribution
 from ordnance.core.ruleset import Command, JsonObject
 from ordnance.vv.game.commands import COMMANDS, parse_command
 from ordnance.vv.game.counters import counters
 from ordnance.vv.game.event_text import describe
-from ordnance.vv.game.outcomes import command_odds
-from ordnance.vv.game.resolve import allows, resolve
+from ordnance.vv.game.outcomes import ATTACKS, command_odds
+from ordnance.vv.game.resolve import allows, attack_of, resolve
 from ordnance.vv.game.scenario import Sheet, load_scenario
 from ordnance.vv.game.state import Phase, VvState, apply, initial_state
-from ordnance.vv.odds import CasualtyPoints
+from ordnance.vv.odds import CasualtyPoints, cp_outcomes
 from ordnance.vv.ready import classes
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.terrain import vv_chart
@@ -111,6 +114,19 @@ class VvRuleset(RulesetBase[VvState]):
         from ordnance.vv.game.player import ai_command  # noqa: PLC0415
 
         return ai_command(state, side)
+
+    def ai_note(self, state: VvState, side: str, text: str) -> str | None:
+        """The expected CP of an attack the AI chose, from its exact odds (the web table
+        shows it beside the AI's move)."""
+        command = parse_command(side, text.split())
+        if command.verb not in ATTACKS:
+            return None
+        try:
+            attack = attack_of(state, command)
+        except OrdnanceError:
+            return None
+        odds = cp_outcomes(attack.apfp, attack.drm, state.board.settings)
+        return f"expected {float(odds.expectation(lambda cp: cp)):.2f} CP"
 
 
 def _candidates(state: VvState, side: str) -> list[str]:
