@@ -64,6 +64,8 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 # The standard library's C encoder with exactly the arguments JSONEncoder.iterencode gives it,
 # so the bytes are the same, called directly (without the circular-reference check: a body is
 # JSON data, never a cycle; one would end in RecursionError). None without the C speedups.
+# bench_ledger: a fire command's body in 5.2 us against 6.8 us through _CANONICAL.encode; the
+# per-command ratio (3.8-3.97 x, bound 4 x) has little room for the difference.
 _C_MAKE: Any = getattr(json.encoder, "c_make_encoder", None)
 _C_ENCODE: Any = _C_MAKE and _C_MAKE(
     None, _CANONICAL.default, _string, None, ":", ",", True, False, True
