@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
-from ordnance.core.errors import BadInput, OrdnanceError
+from ordnance.core.errors import BadInput, IllegalAction
 from ordnance.core.ruleset import Command, ProbeDice, ProbeRolled
 from ordnance.game import fold
 from ordnance.game.registry import names, spec
@@ -125,9 +125,10 @@ def plays_conforming(scenario: Scenario, name: str, seed: int, tmp_path: Path) -
                 applied = service.do(
                     made.game, side, made.tokens[side], shlex.split(text), entropy=entropy
                 )
-            except OrdnanceError:
+            except IllegalAction:
                 # Legal is checked up to the first roll; a later check may still refuse it
-                # (a malfunction, a failed depletion). A refusal leaves nothing behind.
+                # (a malfunction, a failed depletion): a rule's refusal, never bad words or
+                # a fault. A refusal leaves nothing behind.
                 assert service.game(made.game).version == live.version, text
                 continue
             # The one ruling shape the faces read (core.rulings.command_ruling).
