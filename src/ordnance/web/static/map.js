@@ -8,15 +8,14 @@
 // It listens for ordnance:swapped (table.js replaced <main>) and keeps the view across it.
 "use strict";
 (function () {
-  const DRAG = 5; // CSS px a pointer may move and still be a click
   const READ = 50; // CSS px wide a lone counter is at the default zoom (readable text)
   const STEP = 1.25; // one zoom button press or +/- key
   const PAN = 80; // CSS px an arrow key moves the map (four times that with Shift)
 
+  const stack = window.OrdnanceStack; // static/map_stack.js, loaded first
   let map = null; // the current map's state (see setUp)
   let sizes = null; // the ResizeObserver of the current map's frame
   const views = {}; // game -> {cx, cy, k}: the view kept across swaps of <main>
-  const folds = {}; // phone: section class -> folded?
 
   function stored(game) {
     if (views[game]) { return views[game]; }
@@ -167,7 +166,7 @@
     if (map.svg.getAttribute("viewBox") !== viewBox) { map.svg.setAttribute("viewBox", viewBox); }
     map.frame.dataset.zoom = map.k.toFixed(3);
     keep();
-    place();
+    stack.place();
   }
 
   // At the next animation frame: a burst of wheel or pointer events paints once.
@@ -271,15 +270,15 @@
     const hexEl = hexOf(label);
     const marked = !!hexEl && hexEl.hasAttribute("data-action");
     if (marked && !(counter && mine(counter))) {
-      closeStack();
+      stack.close();
       emit("ordnance:hex", { hex: label });
       return;
     }
-    if (!counter) { closeStack(); return; }
+    if (!counter) { stack.close(); return; }
     const unit = counter.getAttribute("data-unit");
     if (mine(counter) && !marked) {
       choose(unit);
-      if (stackOf(label).length === 1) { closeStack(); return; }
+      if (stackOf(label).length === 1) { stack.close(); return; }
     }
     openStack(label, unit);
   }
@@ -294,137 +293,12 @@
       .filter((g) => g.getAttribute("data-hex") === label);
   }
 
-  // --- the stack: a card near the hex listing each counter, readable, and choosable ---------
-  const WORDS = /^(.*) \(([^,]+), ([^)]+)\) in ([^:;]+)(?:: ([^;]*))?; (.*)$/;
-
-  function describe(g) {
-    const title = g.querySelector("title");
-    const text = title ? title.textContent : g.getAttribute("data-unit");
-    const found = WORDS.exec(text || "");
-    return found ? { name: found[1], unit: found[2], side: found[3], hex: found[4],
-      notation: found[5] || "", state: found[6] } : { name: text, unit: g.getAttribute("data-unit"),
-      side: g.getAttribute("data-side"), hex: g.getAttribute("data-hex"), notation: "", state: "" };
-  }
-
-  // The counter as drawn, at a readable size: a copy of its body in a small SVG of its own.
-  function picture(g) {
-    const face = g.querySelector(".counter-face");
-    const body = g.querySelector(".counter-body");
-    const ns = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(ns, "svg");
-    const c = face ? face.width.baseVal.value : 40;
-    const pad = c * 0.14;
-    svg.setAttribute("viewBox", [-c / 2 - pad, -c / 2 - pad, c + 2 * pad, c + 2 * pad].join(" "));
-    svg.setAttribute("class", "stack-counter");
-    svg.setAttribute("aria-hidden", "true");
-    svg.setAttribute("focusable", "false");
-    if (body) {
-      const copy = body.cloneNode(true);
-      copy.removeAttribute("transform");
-      svg.appendChild(copy);
-    }
-    return svg;
-  }
-
-  function closeStack() {
-    const open = document.getElementById("map-stack");
-    if (open) { open.remove(); }
-    if (map) { map.open = null; }
-  }
-
+  // The stack's card (static/map_stack.js): each counter on the hex, read and chosen there.
   function openStack(label, first) {
-    closeStack();
-    const counters = stackOf(label);
-    if (!counters.length) { return; }
-    const hexEl = hexOf(label);
-    const acts = hexEl ? hexEl.getAttribute("data-action") : null;
-    const card = document.createElement("section");
-    card.id = "map-stack";
-    card.className = "map-stack";
-    card.setAttribute("role", "dialog");
-    card.setAttribute("aria-labelledby", "map-stack-h");
-    const head = document.createElement("h3");
-    head.id = "map-stack-h";
-    const title = hexEl && hexEl.querySelector("title");
-    head.textContent = "Hex " + (title ? title.textContent : label) + ": "
-      + counters.length + (counters.length === 1 ? " unit" : " units");
-    const close = document.createElement("button");
-    close.type = "button";
-    close.className = "stack-close";
-    close.textContent = "Close";
-    close.addEventListener("click", () => { closeStack(); map.frame.focus(); });
-    card.append(head, close);
-    if (acts) {
-      const here = document.createElement("button");
-      here.type = "button";
-      here.className = "stack-act";
-      // For whom: the card may list other units of one's own (see activate). The board names
-      // the unit whose hexes it marked.
-      const who = document.documentElement.dataset.boardUnit || map.chosen;
-      here.textContent = "Act on " + label + " (" + acts.split(/\s+/).join(", ") + ")"
-        + (who ? " with " + who : "");
-      here.addEventListener("click", () => { closeStack(); emit("ordnance:hex", { hex: label }); });
-      card.appendChild(here);
-    }
-    const list = document.createElement("ul");
-    for (const g of counters) {
-      const d = describe(g);
-      const item = document.createElement("li");
-      item.className = "side-" + (g.getAttribute("data-side") || "").replace(/[^a-z0-9_-]+/gi, "-").toLowerCase();
-      if (g.getAttribute("data-unit") === first) { item.classList.add("first"); }
-      const words = document.createElement("div");
-      words.className = "stack-words";
-      const name = document.createElement("strong");
-      name.textContent = d.name + " ";
-      const id = document.createElement("code");
-      id.textContent = d.unit;
-      const line = document.createElement("span");
-      line.textContent = d.side + (d.notation ? " \u00b7 " + d.notation : "");
-      const state = document.createElement("span");
-      state.className = "stack-state";
-      state.textContent = d.state;
-      words.append(name, id, line, state);
-      item.append(picture(g), words);
-      if (mine(g)) {
-        const pick = document.createElement("button");
-        pick.type = "button";
-        pick.textContent = "Choose " + d.unit;
-        pick.addEventListener("click", () => { closeStack(); choose(d.unit); });
-        item.appendChild(pick);
-      }
-      list.appendChild(item);
-    }
-    card.appendChild(list);
-    map.wrap.appendChild(card);
-    map.open = label;
-    place();
-    const button = card.querySelector("button:not(.stack-close)") || close;
-    button.focus({ preventScroll: true });
-  }
-
-  // The open stack's card stays beside its hex while the map moves (inside the frame).
-  function place() {
-    const card = document.getElementById("map-stack");
-    if (!card || !map.open) { return; }
-    const hexEl = hexOf(map.open);
-    if (!hexEl) { closeStack(); return; }
-    const h = box(hexEl), f = box(map.wrap);
-    const w = card.offsetWidth, ht = card.offsetHeight;
-    const hex = { left: h.left - f.left, right: h.right - f.left, top: h.top - f.top, bottom: h.bottom - f.top };
-    let left, top;
-    if (hex.right + 6 + w <= f.width || hex.left - 6 - w >= 0) {
-      // Beside the hex, to its right when there is room, else to its left.
-      left = hex.right + 6 + w <= f.width ? hex.right + 6 : hex.left - 6 - w;
-      top = (hex.top + hex.bottom) / 2 - ht / 2;
-    } else {
-      // A narrow map (a phone): below the hex, or above it, never over it.
-      left = (hex.left + hex.right) / 2 - w / 2;
-      top = hex.bottom + 6 + ht <= f.height || hex.top < f.height / 2 ? hex.bottom + 6 : hex.top - 6 - ht;
-    }
-    left = Math.max(4, Math.min(left, f.width - w - 4));
-    top = Math.max(4, Math.min(top, f.height - ht - 4));
-    card.style.left = left + "px";
-    card.style.top = top + "px";
+    stack.show({ label: label, first: first, counters: stackOf(label), hexEl: hexOf(label),
+      wrap: map.wrap, who: document.documentElement.dataset.boardUnit || map.chosen, mine: mine,
+      choose: choose, act: (hex) => emit("ordnance:hex", { hex: hex }),
+      back: () => map.frame.focus() });
   }
 
   // --- keyboard: counters and acting hexes are buttons in the tab order --------------------
@@ -436,7 +310,7 @@
 
   function markCounters() {
     for (const g of map.svg.querySelectorAll("g.counter")) {
-      const d = describe(g);
+      const d = stack.describe(g);
       focusable(g, d.unit + ", " + d.name + ", " + d.side + ", in " + d.hex
         + (d.notation ? ": " + d.notation : "") + "; " + d.state
         + (mine(g) ? "" : " (read only)"));
@@ -487,43 +361,8 @@
     drawNow();
   }
 
-  // --- phones: the panel's sections fold under their headings ---------------------------
-  const narrow = window.matchMedia("(max-width: 900px)");
-
-  function foldable() {
-    for (const section of document.querySelectorAll(".panel > section")) {
-      const h2 = section.querySelector(":scope > h2");
-      if (!h2 || h2.querySelector("button.fold")) { continue; }
-      const key = section.className.split(/\s+/)[0] || h2.textContent;
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "fold";
-      button.dataset.fold = key;
-      while (h2.firstChild) { button.appendChild(h2.firstChild); }
-      h2.appendChild(button);
-      if (!(key in folds)) { folds[key] = /\b(units|log)\b/.test(section.className); }
-      button.addEventListener("click", () => {
-        if (narrow.matches) { folds[key] = !folds[key]; applyFolds(); }
-      });
-    }
-    applyFolds();
-  }
-
-  // Folded only on a narrow screen: a desktop shows every section open.
-  function applyFolds() {
-    for (const button of document.querySelectorAll(".panel > section > h2 > button.fold")) {
-      const folded = !!folds[button.dataset.fold] && narrow.matches;
-      button.closest("section").classList.toggle("folded", folded);
-      // On a wide screen the heading folds nothing: no tab stop, no state to announce.
-      button.tabIndex = narrow.matches ? 0 : -1;
-      if (narrow.matches) { button.setAttribute("aria-expanded", String(!folded)); } else { button.removeAttribute("aria-expanded"); }
-    }
-  }
-  narrow.addEventListener("change", applyFolds);
-
   // --- set up a map (at load and after every swap of <main>) -----------------------------
   function setUp() {
-    foldable();
     const figure = document.querySelector("figure.map");
     const svg = figure ? figure.querySelector("svg.ordnance-map") : null;
     if (!svg) { map = null; return; }
@@ -534,7 +373,7 @@
     const chosen = map && map.game === game ? map.chosen : null;
     map = { svg: svg, frame: figure, wrap: figure.closest(".map-frame") || figure,
       game: game, side: here ? here.dataset.side || "" : "",
-      world: world(svg), cx: 0, cy: 0, k: 1, w: 1, h: 1, open: null, chosen: chosen,
+      world: world(svg), cx: 0, cy: 0, k: 1, w: 1, h: 1, chosen: chosen,
       observed: !window.ResizeObserver, homed: false };
     measure(before); // before this function writes anything
     marked = 0;
@@ -583,94 +422,27 @@
     if (how === "in") { zoomAbout(STEP); } else if (how === "out") { zoomAbout(1 / STEP); } else { fit(); }
   });
 
-  // --- pointers: drag pans, two pointers pinch, a short press is a click --------------------
-  const pointers = new Map();
-  let press = null; // {x, y, moved}
-  let pinch = null; // {d, k, mid}
-  let swallow = false; // the click that ends a drag is not a click
-
   function inMap(event) {
     return map && event.target instanceof Element && map.frame.contains(event.target);
   }
 
-  document.addEventListener("pointerdown", (event) => {
-    if (!inMap(event) || (event.pointerType === "mouse" && event.button !== 0)) { return; }
-    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
-    swallow = false;
-    if (pointers.size === 1) {
-      press = { x: event.clientX, y: event.clientY, moved: false, id: event.pointerId };
-    } else if (pointers.size === 2) {
-      const [a, b] = Array.from(pointers.values());
-      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) || 1, k: map.k,
-        mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
-      if (press) { press.moved = true; }
-    }
+  // Pointers and the wheel (static/map_pointer.js): they pan, zoom and click the board.
+  window.OrdnancePointer.attach({
+    inMap: inMap,
+    frame: () => (map ? map.frame : null),
+    zoom: () => map.k,
+    panBy: panBy,
+    zoomAbout: zoomAbout,
+    activate: activate,
+    closeStack: () => stack.close(),
   });
-
-  document.addEventListener("pointermove", (event) => {
-    const last = pointers.get(event.pointerId);
-    if (!last || !map) { return; }
-    const dx = event.clientX - last.x, dy = event.clientY - last.y;
-    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
-    if (pinch && pointers.size >= 2) {
-      const [a, b] = Array.from(pointers.values());
-      const d = Math.hypot(a.x - b.x, a.y - b.y) || 1;
-      const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
-      panBy(mid.x - pinch.mid.x, mid.y - pinch.mid.y);
-      zoomAbout((pinch.k * d / pinch.d) / map.k, mid.x, mid.y);
-      pinch.mid = mid;
-      return;
-    }
-    if (!press || press.id !== event.pointerId) { return; }
-    if (!press.moved && Math.hypot(event.clientX - press.x, event.clientY - press.y) > DRAG) {
-      press.moved = true;
-      map.frame.classList.add("dragging");
-      try { map.frame.setPointerCapture(event.pointerId); } catch (error) { /* gone */ }
-    }
-    if (press.moved) { panBy(dx, dy); }
-  });
-
-  function release(event) {
-    if (!pointers.has(event.pointerId)) { return; }
-    pointers.delete(event.pointerId);
-    if (pointers.size < 2) { pinch = null; }
-    if (press && (press.id === event.pointerId || pointers.size === 0)) {
-      swallow = press.moved;
-      if (pointers.size === 0) { press = null; }
-    }
-    if (map) { map.frame.classList.remove("dragging"); }
-  }
-  document.addEventListener("pointerup", release);
-  document.addEventListener("pointercancel", release);
-
-  // Capture: a drag's closing click never reaches a counter, a hex or table.js.
-  document.addEventListener("click", (event) => {
-    if (!inMap(event)) { swallow = false; return; }
-    if (swallow) {
-      swallow = false;
-      event.preventDefault();
-      event.stopPropagation();
-      return;
-    }
-    if (event.target.closest(".map-stack")) { return; }
-    const target = event.target.closest("g.counter, .hex[data-hex]");
-    event.stopPropagation();
-    if (target) { event.preventDefault(); activate(target); } else { closeStack(); }
-  }, true);
-
-  document.addEventListener("wheel", (event) => {
-    if (!inMap(event) || event.ctrlKey && !event.deltaY) { return; }
-    event.preventDefault();
-    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1;
-    zoomAbout(Math.exp(-event.deltaY * unit * 0.0015), event.clientX, event.clientY);
-  }, { passive: false });
 
   // --- keys: arrows pan, +/- zoom, 0 fits, Enter acts, Escape closes the stack ---------------
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && document.getElementById("map-stack")) {
       // Only the card: the choice stays (a second Escape clears it, static/board.js).
       event.stopImmediatePropagation();
-      closeStack();
+      stack.close();
       if (map) { map.frame.focus(); }
       return;
     }
@@ -709,6 +481,6 @@
 
   // The page's own click elsewhere closes an open stack.
   document.addEventListener("pointerdown", (event) => {
-    if (event.target instanceof Element && !event.target.closest(".map-stack, figure.map")) { closeStack(); }
+    if (event.target instanceof Element && !event.target.closest(".map-stack, figure.map")) { stack.close(); }
   });
 })();
