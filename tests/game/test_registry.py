@@ -47,7 +47,8 @@ def test_a_spec_claiming_a_feature_its_ruleset_lacks_is_refused_at_registration(
     with pytest.raises(SpecError) as refused:
         registry.register("race", module)
     assert str(refused.value) == (
-        "game spec 'race': it claims ai, but its ruleset RaceRules lacks ai_command (AiPlayer)"
+        "game spec 'race': it claims ai, but its ruleset RaceRules lacks ai_command, ai_note"
+        " (AiPlayer)"
     )
     assert "race" not in registry.names()  # nothing was added
 
