@@ -255,14 +255,18 @@ def _new_phase(state: AslState, data: Mapping[str, Any]) -> AslState:
                 if changed is None:
                     changed = {}
                 changed[unit] = _phase_status(statuses[unit], new_turn=False)
-    return replace(
-        state,
+    # Built by the constructor, every field named (a phase change is most events of a log):
+    # dataclasses.replace looks each field up by name first (bench_ledger, as Game.after_command).
+    return AslState(
+        sheet=state.sheet,
         turn=int(data["turn"]),
         player=player,
         phase=phase,
+        records=state.records,
         status={**state.status, **changed} if changed else state.status,
         shots=(),
         non_smoke=_NO_SIDES,
+        over=state.over,
         smoke=_smoke_after(state, player, phase) if state.smoke else state.smoke,
         expenditure=None,
     )
