@@ -38,7 +38,7 @@ from ordnance.game.fold_checks import (
     check_undo,
     signing_key,
 )
-from ordnance.game.registry import ruleset, spec
+from ordnance.game.registry import ruleset, spec_of
 from ordnance.game.scenario import Scenario
 from ordnance.game.signing import declared_key
 
@@ -250,7 +250,7 @@ def _apply_command(game: Game, entry: Entry, folded: Any = None) -> Game:
         state = folded
     else:
         rules = game.rules
-        stored = spec(rules.name).stored_fold(rules)  # the ruleset's own fold step, if any
+        stored = spec_of(rules).stored_fold(rules)  # the ruleset's own fold step, if any
         for raw in body["events"]:
             if stored is not None and type(raw) is dict:
                 kind, data = raw.get("kind"), raw.get("data")

@@ -32,6 +32,16 @@ def answer_of(error: OrdnanceError) -> tuple[str, int]:
     return kind, status
 
 
+def status_of(error: OrdnanceError) -> int:
+    """The HTTP status of ``error`` (:func:`answer_of`'s second half).
+
+    >>> from ordnance.core.errors import NoSuchGame
+    >>> status_of(NoSuchGame("game", "g1", "no such game"))
+    404
+    """
+    return answer_of(error)[1]
+
+
 def retry_headers(status: int) -> dict[str, str]:
     """``Retry-After`` for an answer that asks the client to come back later."""
     return {"Retry-After": str(RETRY_AFTER)} if status == 503 else {}

@@ -20,7 +20,7 @@ from ordnance.core.errors import OrdnanceError
 from ordnance.game.errors import NotAuthorized
 from ordnance.game.fold import Game
 from ordnance.web import pages, preview, security
-from ordnance.web.answers import answer_of
+from ordnance.web.answers import answer_of, status_of
 from ordnance.web.render import page_route
 from ordnance.web.table import Table
 
@@ -100,7 +100,7 @@ def _preview(request: Request, game: str, side: str) -> Response:
     try:
         board = preview.board_of(request.query_params, found, side)
     except OrdnanceError as error:
-        return HTMLResponse(f"<p>{error}</p>", answer_of(error)[1])
+        return HTMLResponse(f"<p>{error}</p>", status_of(error))
     if board is None:
         return HTMLResponse("<p>a preview needs ?unit=UNIT&amp;hex=HEX or ?action=TEXT</p>", 422)
     html = pages.ENV.get_template("preview.html").render(

@@ -16,7 +16,7 @@ from starlette.responses import StreamingResponse
 from ordnance.core.errors import OrdnanceError
 from ordnance.game.dberrors import StorageError
 from ordnance.web import notify
-from ordnance.web.answers import answer_of, note_failure, retry_headers
+from ordnance.web.answers import note_failure, retry_headers, status_of
 from ordnance.web.render import router, table_of
 
 KEEPALIVE = 15.0
@@ -89,7 +89,7 @@ async def events(request: Request, game: str, seen: int = -1) -> StreamingRespon
         )
     except OrdnanceError as error:  # no such game: the status of the one table (404)
         told = f"event: error\ndata: {error}\n\n".encode()
-        return StreamingResponse(iter([told]), answer_of(error)[1])
+        return StreamingResponse(iter([told]), status_of(error))
     return StreamingResponse(
         stream(),
         media_type="text/event-stream",

@@ -26,7 +26,7 @@ from ordnance.web import (
     security,
     table_page,  # noqa: F401
 )
-from ordnance.web.answers import answer_of
+from ordnance.web.answers import status_of
 from ordnance.web.lobby import cards, thumbnail_response
 from ordnance.web.render import (
     ENV,
@@ -120,7 +120,7 @@ async def create(request: Request) -> Response:
         try:
             texts[name] = await _file_text(form, name, limit)
         except BadInput as error:
-            status = answer_of(error)[1]
+            status = status_of(error)
             return await workers.run(_lobby, request, {name: str(error)}, values, status)
     upload = form.get("map")
     maps = None
@@ -144,14 +144,14 @@ def _create(
         scenario, ai_sides = _scenario(text, values["dice"], values["ai"], maps)
     except BadInput as error:
         where = {"ai side": "ai", "uploaded map": "map"}.get(error.what, field)
-        return _lobby(request, {where: str(error)}, values, answer_of(error)[1])
+        return _lobby(request, {where: str(error)}, values, status_of(error))
     table = table_of(request)
     try:
         made = table.create(scenario, ai_sides)
     except StorageError as error:
         return error_page(request, error)
     except OrdnanceError as error:
-        return _lobby(request, {field: str(error)}, values, answer_of(error)[1])
+        return _lobby(request, {field: str(error)}, values, status_of(error))
     base = str(request.base_url).rstrip("/")
     links = [
         {"side": side, "url": f"{base}/join/{made.game}/{side}/{token}"}
@@ -203,7 +203,7 @@ async def verify_upload(request: Request) -> Response:
     try:
         form = await read_form(request, security.LOG_LIMIT)
     except BadInput as error:
-        return render(request, "verify.html", answer_of(error)[1], report=None, error=str(error))
+        return render(request, "verify.html", status_of(error), report=None, error=str(error))
     if not security.csrf_ok(request, form.get("csrf")):
         return csrf_refused()
     upload = form.get("log")

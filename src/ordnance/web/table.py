@@ -37,7 +37,7 @@ from ordnance.game import autoplay
 from ordnance.game.ai_tokens import AiTokens
 from ordnance.game.autoplay import AiWaits, DiceWanted
 from ordnance.game.fold import Game
-from ordnance.game.registry import names, spec
+from ordnance.game.registry import names, spec, spec_of
 from ordnance.game.scenario import (
     DICE_MODES,
     Scenario,
@@ -413,7 +413,7 @@ class Table:
     @staticmethod
     def _shown(move: autoplay.AiMove) -> AiMove:
         rules, state = move.chosen_on.rules, move.chosen_on.state
-        ai = spec(rules.name).ai(rules)
+        ai = spec_of(rules).ai(rules)
         note = None if ai is None else ai.ai_note(state, move.side, move.text)
         return AiMove(move.side, move.text, move.applied.version, note)
 

@@ -35,7 +35,7 @@ from ordnance.web import (
     security,
     views,
 )
-from ordnance.web.answers import answer_of
+from ordnance.web.answers import status_of
 from ordnance.web.page_cache import CSRF_MARK, PAGES_KEPT, Page, PageKey
 from ordnance.web.render import (
     ENV,
@@ -179,7 +179,7 @@ def _page(
         return render(
             request,
             "message.html",
-            answer_of(error)[1],
+            status_of(error),
             title="This game's log was rolled back",
             message=f"{error}. The server refuses to show or play it: ask its operator to"
             " restore the database from a backup that holds every entry.",
@@ -364,7 +364,7 @@ async def _side_form(
         return rejoin_page(request, game, side)
     except BadInput as error:
         if error.what == "version":
-            notice, status = f"Not applied. {error}", answer_of(error)[1]
+            notice, status = f"Not applied. {error}", status_of(error)
             return await table.workers.run(_page, request, game, side, notice=notice, status=status)
         return error_page(request, error)
     except OrdnanceError as error:
@@ -384,16 +384,14 @@ def _not_done(
     """The answer to a side's action the service did not take: the table again with why
     (stale, refused, bad input), the rejoin page for a bad token, a page for a lost database."""
     if isinstance(error, StaleState):
-        return _page(
-            request, game, side, notice=f"Not applied. {error}", status=answer_of(error)[1]
-        )
+        return _page(request, game, side, notice=f"Not applied. {error}", status=status_of(error))
     if isinstance(error, NotAuthorized):
         return rejoin_page(request, game, side)
     if isinstance(error, StorageError):
         return error_page(request, error)
     clause = error.clause if isinstance(error, IllegalAction) else None
     return _page(
-        request, game, side, notice=str(error), refused=clause, status=answer_of(error)[1], **page
+        request, game, side, notice=str(error), refused=clause, status=status_of(error), **page
     )
 
 
@@ -460,13 +458,13 @@ async def undo(request: Request, game: str, side: str) -> Response:
     try:
         applied = await table.workers.run_first(table.undo, game, side, token, version)
     except StaleState as error:
-        notice, status = f"Not applied. {error}", answer_of(error)[1]
+        notice, status = f"Not applied. {error}", status_of(error)
         return await table.workers.run(_page, request, game, side, notice=notice, status=status)
     except NotAuthorized:
         return rejoin_page(request, game, side)
     except StorageError as error:
         return error_page(request, error)
     except OrdnanceError as error:
-        status = answer_of(error)[1]
+        status = status_of(error)
         return await table.workers.run(_page, request, game, side, notice=str(error), status=status)
     return RedirectResponse(f"/games/{game}/{side}?seen={applied.entries[0].seq}", 303)

@@ -30,9 +30,14 @@ def command_odds(
 ) -> Distribution[CasualtyPoints] | Distribution[str]:
     """An attack's CP, or any other roll's outcomes in words; refused as ``resolve`` would."""
     if command.verb in ATTACKS:
-        attack = attack_of(state, command)
-        return cp_outcomes(attack.apfp, attack.drm, state.board.settings)
+        return attack_odds(state, command)
     return chance_outcomes(resolve, state, command, outcome_words)
+
+
+def attack_odds(state: VvState, command: Command) -> Distribution[CasualtyPoints]:
+    """The CP of an attack (``fire``, ``opfire``), exactly; refused as ``resolve`` would."""
+    attack = attack_of(state, command)
+    return cp_outcomes(attack.apfp, attack.drm, state.board.settings)
 
 
 def outcome_words(done: Resolution) -> str:

@@ -41,11 +41,11 @@ from ordnance.core.ruleset import Command, JsonObject
 from ordnance.vv.game.commands import COMMANDS, parse_command
 from ordnance.vv.game.counters import counters
 from ordnance.vv.game.event_text import describe
-from ordnance.vv.game.outcomes import ATTACKS, command_odds
-from ordnance.vv.game.resolve import allows, attack_of, resolve
+from ordnance.vv.game.outcomes import ATTACKS, attack_odds, command_odds
+from ordnance.vv.game.resolve import allows, resolve
 from ordnance.vv.game.scenario import Sheet, load_scenario
 from ordnance.vv.game.state import Phase, VvState, apply, initial_state
-from ordnance.vv.odds import CasualtyPoints, cp_outcomes
+from ordnance.vv.odds import CasualtyPoints
 from ordnance.vv.ready import classes
 from ordnance.vv.targets import enemy_hexes
 from ordnance.vv.terrain import vv_chart
@@ -122,10 +122,9 @@ class VvRuleset(RulesetBase[VvState]):
         if command.verb not in ATTACKS:
             return None
         try:
-            attack = attack_of(state, command)
+            odds = attack_odds(state, command)
         except OrdnanceError:
             return None
-        odds = cp_outcomes(attack.apfp, attack.drm, state.board.settings)
         return f"expected {float(odds.expectation(lambda cp: cp)):.2f} CP"
 
 
